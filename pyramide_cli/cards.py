@@ -1,0 +1,141 @@
+"""Cards, ranks and suits; reading and writing card names.
+
+A :class:`Card` *is* a small ``int`` (0–51: ``suit * 13 + rank - 1``), so the engine and the
+solver can keep cards in tuples and bit masks at full speed while callers still get
+``card.rank``, ``card.suit`` and ``str(card) == '10C'``.  Only 52 instances ever exist.
+
+Names accepted on input (case-insensitive): rank ``A`` (or ``1``), ``2``–``10`` (or ``T``),
+``J Q K``, or the French ``V`` (valet), ``D`` (dame) and ``R`` (roi) for jack, queen and king; suit ``C D H S`` or a symbol ``♣ ♦ ♥ ♠`` (``♧ ♢ ♡ ♤`` too).  ``DD`` is therefore
+the queen (dame) of diamonds, ``10D`` the ten of diamonds.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from .errors import CardError
+
+KING = 13
+PAIR_SUM = 13
+
+
+class Suit(IntEnum):
+    """The four suits, in the order used by the deck before shuffling (see ``docs/deal-codes.md``)."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        return "CDHS"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♣♦♥♠"[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+
+RANK_LETTERS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+FRENCH_RANK_LETTERS = {1: "A", 11: "V", 12: "D", 13: "R"}
+
+_RANK_INPUT = {"A": 1, "1": 1, "J": 11, "Q": 12, "K": 13, "T": 10, "V": 11, "D": 12, "R": 13}
+_RANK_INPUT.update({str(value): value for value in range(2, 11)})
+_SUIT_INPUT = {
+    "C": Suit.CLUBS, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
+    "D": Suit.DIAMONDS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
+    "H": Suit.HEARTS, "♥": Suit.HEARTS, "♡": Suit.HEARTS,
+    "S": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
+}
+
+
+def rank_label(rank: int, french: bool = False) -> str:
+    """``'A'``, ``'2'`` … ``'10'``, ``'J'``/``'V'``, ``'Q'``/``'D'``, ``'K'``/``'R'``."""
+    letters = FRENCH_RANK_LETTERS if french else RANK_LETTERS
+    return letters.get(rank, str(rank))
+
+
+class Card(int):
+    """One of the 52 cards; an ``int`` from 0 to 51.  Construct with ``Card(i)`` or :func:`parse_card`."""
+
+    __slots__ = ()
+
+    def __new__(cls, index: int) -> Card:
+        if CARDS_READY:
+            try:
+                return CARDS[index]
+            except (IndexError, TypeError):
+                raise CardError(f"no card with index {index!r}: indices run from 0 to 51") from None
+        return super().__new__(cls, index)
+
+    @classmethod
+    def of(cls, rank: int, suit: Suit | int) -> Card:
+        """The card of this rank (1–13) and suit."""
+        if not 1 <= rank <= 13:
+            raise CardError(f"no rank {rank!r}: ranks run from 1 (ace) to 13 (king)")
+        return CARDS[int(suit) * 13 + rank - 1]
+
+    @property
+    def rank(self) -> int:
+        """1 (ace) … 13 (king); also the card's value (R1)."""
+        return int(self) % 13 + 1
+
+    value = rank
+
+    @property
+    def suit(self) -> Suit:
+        return Suit(int(self) // 13)
+
+    @property
+    def is_king(self) -> bool:
+        return self.rank == KING
+
+    def name(self, symbols: bool = False, french: bool = False) -> str:
+        """``'10C'`` (the canonical ASCII name), ``'10♣'`` with symbols, ``'RD'`` in French letters."""
+        suit = self.suit
+        return rank_label(self.rank, french) + (suit.symbol if symbols else suit.letter)
+
+    def __str__(self) -> str:
+        return self.name()
+
+    def __repr__(self) -> str:
+        return f"Card({self.name()!r})"
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
+        return (Card, (int(self),))
+
+
+CARDS_READY = False
+CARDS: tuple[Card, ...] = tuple(Card(index) for index in range(52))
+CARDS_READY = True
+DECK = CARDS
+"""The 52 cards in deck order: clubs A–K, diamonds A–K, hearts A–K, spades A–K."""
+
+
+def parse_card(text: str) -> Card:
+    """Read a card name such as ``10C``, ``10♣``, ``Tc``, ``KD``, ``K♦`` or French ``RD``.
+
+    Raises :class:`CardError` quoting the input when it is not a card.
+    """
+    if not isinstance(text, str):
+        raise CardError(f"not a card name: {text!r}")
+    name = text.strip().upper()
+    if len(name) < 2:
+        raise CardError(f"unknown card {text!r}: expected a rank (A, 2-10, J, Q, K) and a suit (C, D, H, S)")
+    rank_text, suit_text = name[:-1], name[-1]
+    suit = _SUIT_INPUT.get(suit_text)
+    if suit is None:
+        raise CardError(f"unknown card {text!r}: {suit_text!r} is not a suit (C, D, H, S or ♣ ♦ ♥ ♠)")
+    rank = _RANK_INPUT.get(rank_text)
+    if rank is None:
+        raise CardError(f"unknown card {text!r}: {rank_text!r} is not a rank (A, 2-10, J, Q, K)")
+    return CARDS[suit * 13 + rank - 1]
+
+
+def pairs_to_thirteen(first: int, second: int) -> bool:
+    """True when two cards' values add to 13 (R6)."""
+    return first % 13 + second % 13 + 2 == PAIR_SUM

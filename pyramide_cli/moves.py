@@ -1,0 +1,144 @@
+"""Moves and their canonical ASCII notation, and the reasons a move or tap is refused.
+
+Notation (round-trips through :meth:`Move.parse` and ``str``):
+
+=============  ==========================================================
+``10C+3S``     remove a pair (R6); the higher rank is written first
+``KD``         remove a king (R7)
+``draw``       turn the top stock card (or three, under ``draw-3``) onto the waste (R8)
+``recycle``    turn the waste back into the stock (R9)
+``undo``       take back the last action (R20)
+=============  ==========================================================
+
+Input is forgiving: any case, ``10♣+3♠``, ``10c 3s``, ``T♣+3♠``, French ``RD``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from .cards import Card, parse_card, pairs_to_thirteen
+from .errors import CardError, MoveSyntaxError
+
+
+class MoveKind(Enum):
+    PAIR = "pair"
+    KING = "king"
+    DRAW = "draw"
+    RECYCLE = "recycle"
+    UNDO = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action.  Build with :meth:`pair`, :meth:`king`, :data:`DRAW`, :data:`RECYCLE`, :data:`UNDO`."""
+
+    kind: MoveKind
+    cards: tuple[Card, ...] = ()
+
+    @classmethod
+    def pair(cls, first: Card, second: Card) -> Move:
+        """A pair; the two cards in either order give the same move (R6)."""
+        if first == second:
+            raise MoveSyntaxError(f"a pair needs two different cards, not {first} twice")
+        high, low = (first, second) if first.rank > second.rank or (
+            first.rank == second.rank and first > second) else (second, first)
+        return cls(MoveKind.PAIR, (high, low))
+
+    @classmethod
+    def king(cls, card: Card) -> Move:
+        return cls(MoveKind.KING, (card,))
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move in the notation; raises :class:`MoveSyntaxError` quoting the text."""
+        if not isinstance(text, str):
+            raise MoveSyntaxError(f"not a move: {text!r}")
+        word = text.strip().lower()
+        if word in _WORDS:
+            return _WORDS[word]
+        parts = [part for part in re.split(r"\s*\+\s*|\s+", text.strip()) if part]
+        if not parts or len(parts) > 2 or (("+" in text) and len(parts) != 2):
+            raise MoveSyntaxError(
+                f"not a move: {text!r} (expected a pair like 10C+3S, a king like KD, draw, recycle or undo)"
+            )
+        try:
+            cards = [parse_card(part) for part in parts]
+        except CardError as error:
+            raise MoveSyntaxError(f"not a move: {text!r}: {error}") from None
+        if len(cards) == 2:
+            return cls.pair(cards[0], cards[1])
+        if not cards[0].is_king:
+            raise MoveSyntaxError(
+                f"not a move: {text!r} is a single card that is not a king; name a pair such as {cards[0]}+…"
+            )
+        return cls.king(cards[0])
+
+    @property
+    def removes_cards(self) -> bool:
+        return self.kind in (MoveKind.PAIR, MoveKind.KING)
+
+    @property
+    def adds_to_thirteen(self) -> bool:
+        """For a pair: do the two values add to 13?  For a king: is it a king?"""
+        if self.kind is MoveKind.PAIR:
+            return pairs_to_thirteen(*self.cards)
+        if self.kind is MoveKind.KING:
+            return self.cards[0].is_king
+        return False
+
+    def notation(self, symbols: bool = False, french: bool = False) -> str:
+        """The canonical text (``symbols``/``french`` give display forms that still parse back)."""
+        if self.cards:
+            return "+".join(card.name(symbols, french) for card in self.cards)
+        return self.kind.value
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+DRAW = Move(MoveKind.DRAW)
+RECYCLE = Move(MoveKind.RECYCLE)
+UNDO = Move(MoveKind.UNDO)
+_WORDS = {"draw": DRAW, "recycle": RECYCLE, "undo": UNDO}
+
+
+class Refusal(Enum):
+    """Why a move or a tap was refused: a stable machine-readable code and a message (R11, R13)."""
+
+    BLOCKED = "blocked"
+    SUM_NOT_13 = "sum-not-13"
+    NOT_A_KING = "not-a-king"
+    NOT_IN_PLAY = "not-in-play"
+    ALREADY_REMOVED = "already-removed"
+    STOCK_EMPTY = "stock-empty"
+    NOTHING_TO_DRAW = "nothing-to-draw"
+    STOCK_NOT_EMPTY = "stock-not-empty"
+    NOTHING_TO_RECYCLE = "nothing-to-recycle"
+    RECYCLE_LIMIT = "recycle-limit"
+    NOTHING_TO_UNDO = "nothing-to-undo"
+    GAME_OVER = "game-over"
+
+    @property
+    def message(self) -> str:
+        """The message a player sees with error help on (R11, R13 use the rules' exact texts)."""
+        return _MESSAGES[self]
+
+
+_MESSAGES = {
+    Refusal.BLOCKED: "This card is blocked by another card",
+    Refusal.SUM_NOT_13: "The sum must equal 13",
+    Refusal.NOT_A_KING: "Only a king is removed alone",
+    Refusal.NOT_IN_PLAY: "This card is not in play",
+    Refusal.ALREADY_REMOVED: "This card has already been removed",
+    Refusal.STOCK_EMPTY: "The stock is empty: recycle the waste",
+    Refusal.NOTHING_TO_DRAW: "Nothing left to draw",
+    Refusal.STOCK_NOT_EMPTY: "The stock is not empty yet",
+    Refusal.NOTHING_TO_RECYCLE: "The waste is empty: nothing to recycle",
+    Refusal.RECYCLE_LIMIT: "No recycles left",
+    Refusal.NOTHING_TO_UNDO: "Nothing to undo",
+    Refusal.GAME_OVER: "The game is over",
+}
+NO_MORE_MOVES = "No more moves possible"
