@@ -1,0 +1,256 @@
+"""Calibrate the level thresholds (R25): ``python -m pyramide_cli.calibrate --write``.
+
+For each rules preset: solve every deal of the sample (deal numbers ``--deals A-B``), play the
+random player's games on each winnable one — all of them, seeded exactly as grading seeds them —
+and put the thresholds at the quartiles of the win counts, so that Easy, Medium, Hard and Expert
+are each about a quarter of the winnable deals.  Deals the solver cannot decide within its
+limits are left out (they are never dealt either).
+
+``--write`` rewrites :mod:`pyramide_cli.level_table` (the one place the thresholds live) and the
+calibration section of ``docs/levels.md``; without it the results are only printed.  Results do
+not depend on ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from .deal import Deal
+from .grade import LEVELS, GradingRun, Level, LevelThresholds, Prover, Winnability, default_prover
+from .level_table import LEVEL_TABLE
+from .rules import PRESETS, Rules
+
+PACKAGE = Path(__file__).resolve().parent
+TABLE_FILE = PACKAGE / "level_table.py"
+DOCS_FILE = PACKAGE.parent / "docs" / "levels.md"
+BEGIN_MARK = "<!-- calibration:begin (written by python -m pyramide_cli.calibrate --write) -->"
+END_MARK = "<!-- calibration:end -->"
+QUARTILES = (0.25, 0.5, 0.75)
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    number: int
+    winnability: Winnability
+    wins: int
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """One preset's sample and the thresholds drawn from it."""
+
+    preset: str
+    first: int
+    last: int
+    measured: tuple[Measured, ...]
+    thresholds: LevelThresholds
+    seconds: float
+
+    def count(self, verdict: Winnability) -> int:
+        return sum(item.winnability is verdict for item in self.measured)
+
+    @property
+    def winnable_wins(self) -> list[int]:
+        return [item.wins for item in self.measured if item.winnability is Winnability.WINNABLE]
+
+    def shares(self) -> dict[Level, int]:
+        """How many winnable deals of the sample fall in each level."""
+        counts = {level: 0 for level in LEVELS}
+        for wins in self.winnable_wins:
+            counts[self.thresholds.level_of(wins)] += 1
+        return counts
+
+
+def measure_deal(preset: str, number: int, games: int, prover: Prover | None = None) -> Measured:
+    """Solve one deal; play all ``games`` random games when it is winnable."""
+    deal = Deal.from_number(number, Rules.preset(preset))
+    verdict = (prover or default_prover())(deal)
+    if verdict is not Winnability.WINNABLE:
+        return Measured(number, verdict, 0)
+    table = LevelThresholds(preset, games, games, 2, 1)  # only ``games`` matters here
+    return Measured(number, verdict, GradingRun(deal, table).play().wins)
+
+
+def _measure_task(task: tuple[str, int, int]) -> Measured:
+    return measure_deal(*task)
+
+
+def quartile_thresholds(wins: Sequence[int], games: int) -> tuple[int, int, int]:
+    """``(easy, medium, hard)`` minimum win counts splitting ``wins`` as near quarters as the ties allow.
+
+    Threshold ``t`` leaves ``share(wins < t)`` below it; each threshold is the ``t`` whose share is
+    nearest to 75 %, 50 % and 25 % (the smaller ``t`` on a tie), kept strictly increasing and >= 1.
+    """
+    if not wins:
+        raise ValueError("no winnable deal in the sample: nothing to calibrate")
+    ordered = sorted(wins)
+    total = len(ordered)
+    candidates = sorted(set(ordered) | {value + 1 for value in ordered} | {1})
+
+    def share_below(threshold: int) -> float:
+        return sum(value < threshold for value in ordered) / total
+
+    hard, medium, easy = (min(candidates, key=lambda t: (abs(share_below(t) - target), t)) for target in QUARTILES)
+    hard = max(hard, 1)
+    medium = max(medium, hard + 1)
+    easy = min(max(easy, medium + 1), games)
+    return easy, medium, hard
+
+
+def calibrate(preset: str, first: int, last: int, games: int, jobs: int = 1) -> Calibration:
+    """Measure deals ``first``…``last`` under ``preset`` and draw the thresholds."""
+    started = time.perf_counter()
+    tasks = [(preset, number, games) for number in range(first, last + 1)]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            measured = tuple(pool.map(_measure_task, tasks, chunksize=8))
+    else:
+        measured = tuple(_measure_task(task) for task in tasks)
+    winnable = [item.wins for item in measured if item.winnability is Winnability.WINNABLE]
+    easy, medium, hard = quartile_thresholds(winnable, games)
+    thresholds = LevelThresholds(preset, games, easy, medium, hard)
+    return Calibration(preset, first, last, measured, thresholds, time.perf_counter() - started)
+
+
+# -- writing the results -----------------------------------------------------------------------
+def table_module(table: dict[str, dict[str, int]], command: str) -> str:
+    """The source of :mod:`pyramide_cli.level_table`."""
+    lines = [
+        '"""Level thresholds per rules preset: the one place they live (see :mod:`pyramide_cli.grade`).',
+        "",
+        "Written by ``python -m pyramide_cli.calibrate --write``; the sample and the level shares are in",
+        "``docs/levels.md``.  A deal winning at least ``easy`` of ``games`` random games is Easy, at least",
+        "``medium`` Medium, at least ``hard`` Hard, fewer Expert.  Changing a number changes levels and",
+        "daily deals: recalibrate rather than edit.",
+        "",
+        f"Command: {command}",
+        '"""',
+        "",
+        "LEVEL_TABLE: dict[str, dict[str, int]] = {",
+    ]
+    for preset, entry in table.items():
+        fields = ", ".join(f'"{key}": {entry[key]}' for key in ("games", "easy", "medium", "hard"))
+        lines.append(f'    "{preset}": {{{fields}}},')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f} %" if whole else "-"
+
+
+def docs_section(calibrations: Sequence[Calibration], command: str) -> str:
+    """The calibration tables of ``docs/levels.md`` (Markdown)."""
+    lines = [
+        BEGIN_MARK,
+        "",
+        f"Regenerate with `{command}`.",
+        "",
+        "| preset | games | Easy: wins ≥ | Medium: wins ≥ | Hard: wins ≥ | Expert: wins < |"
+        " Easy rates | Medium rates | Hard rates | Expert rates |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for item in calibrations:
+        limits = item.thresholds
+        bands = [limits.rate_band(level) for level in LEVELS]
+        rates = [f"≥ {low:.2%}" if level is Level.EASY else f"{low:.2%} – {high:.2%}"
+                 for level, (low, high) in zip(LEVELS, bands)]
+        rates[-1] = f"< {bands[-1][1]:.2%}"
+        lines.append(f"| {item.preset} | {limits.games} | {limits.easy} | {limits.medium} | {limits.hard} | "
+                     f"{limits.hard} | " + " | ".join(rates) + " |")
+    lines += [
+        "",
+        "Sample and level shares (share of the winnable deals of the sample in each level):",
+        "",
+        "| preset | deal numbers | deals | winnable | unwinnable | unknown (left out) | Easy | Medium | Hard | Expert |"
+        " winnable with 0 wins | time |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for item in calibrations:
+        winnable = item.count(Winnability.WINNABLE)
+        shares = item.shares()
+        zero = sum(wins == 0 for wins in item.winnable_wins)
+        lines.append(
+            f"| {item.preset} | {item.first}–{item.last} | {len(item.measured)} | {winnable} "
+            f"({percent(winnable, len(item.measured))}) | {item.count(Winnability.UNWINNABLE)} | "
+            f"{item.count(Winnability.UNKNOWN)} | "
+            + " | ".join(f"{shares[level]} ({percent(shares[level], winnable)})" for level in LEVELS)
+            + f" | {zero} ({percent(zero, winnable)}) | {item.seconds:.0f} s |"
+        )
+    lines += ["", END_MARK]
+    return "\n".join(lines)
+
+
+def replace_section(document: str, section: str) -> str:
+    """``document`` with its calibration section replaced (appended when it has none)."""
+    pattern = re.compile(re.escape(BEGIN_MARK) + r".*?" + re.escape(END_MARK), re.DOTALL)
+    if pattern.search(document):
+        return pattern.sub(lambda _: section, document)
+    return document.rstrip("\n") + "\n\n" + section + "\n"
+
+
+def parse_range(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
+    if not match or int(match.group(1)) > int(match.group(2)):
+        raise argparse.ArgumentTypeError(f"bad deal range {text!r}: expected A-B with A <= B, e.g. 0-1999")
+    return int(match.group(1)), int(match.group(2))
+
+
+def parse_games(text: str) -> dict[str, int]:
+    games = {}
+    for part in text.split(","):
+        match = re.fullmatch(r"\s*([NTEOnteo])\s*=\s*(\d+)\s*", part)
+        if not match or int(match.group(2)) < 4:
+            raise argparse.ArgumentTypeError(f"bad games {part!r}: expected PRESET=GAMES such as T=1000 (at least 4)")
+        games[match.group(1).upper()] = int(match.group(2))
+    return games
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pyramide_cli.calibrate", description=__doc__.split("\n\n")[1])
+    parser.add_argument("--presets", default="N,T,E,O", help="comma-separated presets (default N,T,E,O)")
+    parser.add_argument("--deals", type=parse_range, default=(0, 1999), help="deal numbers A-B (default 0-1999)")
+    parser.add_argument("--games", type=parse_games, default={},
+                        help="games per preset, e.g. N=500,T=1000 (default: the current table's)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--write", action="store_true", help="rewrite level_table.py and docs/levels.md")
+    parser.add_argument("--table-file", type=Path, default=TABLE_FILE, help=argparse.SUPPRESS)
+    parser.add_argument("--docs-file", type=Path, default=DOCS_FILE, help=argparse.SUPPRESS)
+    options = parser.parse_args(argv)
+    presets = [preset.strip().upper() for preset in options.presets.split(",") if preset.strip()]
+    unknown = [preset for preset in presets if preset not in PRESETS]
+    if unknown or not presets:
+        parser.error(f"unknown presets {unknown}: choose among N, T, E, O")
+    first, last = options.deals
+    command = (f"python -m pyramide_cli.calibrate --presets {','.join(presets)} --deals {first}-{last} --games "
+               + ",".join(f"{preset}={options.games.get(preset, LEVEL_TABLE[preset]['games'])}" for preset in presets)
+               + " --write")
+    calibrations = []
+    table = {preset: dict(entry) for preset, entry in LEVEL_TABLE.items()}
+    for preset in presets:
+        games = options.games.get(preset, LEVEL_TABLE[preset]["games"])
+        result = calibrate(preset, first, last, games, options.jobs)
+        calibrations.append(result)
+        limits = result.thresholds
+        table[preset] = {"games": games, "easy": limits.easy, "medium": limits.medium, "hard": limits.hard}
+        print(f"{preset}: {limits}  shares {[(str(level), count) for level, count in result.shares().items()]}"
+              f"  ({result.seconds:.0f} s)", flush=True)
+    section = docs_section(calibrations, command)
+    print(section)
+    if options.write:
+        options.table_file.write_text(table_module(table, command), encoding="utf-8")
+        docs = options.docs_file.read_text(encoding="utf-8") if options.docs_file.exists() else "# Levels\n"
+        options.docs_file.write_text(replace_section(docs, section), encoding="utf-8")
+        print(f"wrote {options.table_file} and {options.docs_file}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - the module is run with python -m
+    sys.exit(main())
