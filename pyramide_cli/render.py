@@ -181,9 +181,7 @@ def outcome_text(game: Game) -> str:
     outcome = game.outcome
     if outcome is Outcome.WON:
         return "won"
-    if outcome is Outcome.LOST:
-        return f"lost: {NO_MORE_MOVES_MESSAGE}"
-    return "playing"
+    return "lost" if outcome is Outcome.LOST else "playing"
 
 
 def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:

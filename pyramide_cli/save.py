@@ -102,7 +102,13 @@ def _strict_loader() -> Any:
                         None, None, f"duplicate key {key!r}", key_node.start_mark)
             return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
+        def construct_timestamp_as_text(loader: Any, node: Any) -> str:
+            # Dates stay text (``daily`` is checked by us): YAML's own constructor raises plain
+            # ValueErrors on 2026-13-45 and turns times into datetimes we never want.
+            return str(loader.construct_scalar(node))
+
         StrictSafeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+        StrictSafeLoader.add_constructor("tag:yaml.org,2002:timestamp", construct_timestamp_as_text)
         _LOADER = StrictSafeLoader
     return _LOADER
 
@@ -118,7 +124,7 @@ def load_yaml(text: str, source: str) -> Any:
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = error.problem or error.context or "malformed"
         raise SaveFileError(f"{source}: not valid YAML{where}: {problem}") from None
-    except yaml.YAMLError as error:
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
         raise SaveFileError(f"{source}: not valid YAML: {error}") from None
 
 
@@ -341,8 +347,6 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 def _daily_date(value: object, source: str) -> str | None:
     if value is None:
         return None
-    if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
-        return value.isoformat()
     if isinstance(value, str) and _DATE.fullmatch(value):
         try:
             return datetime.date.fromisoformat(value).isoformat()

@@ -28,6 +28,7 @@ game of a known deal is a regression test of the engine.
 Examples:
   pyramide replay g.yaml
   pyramide replay examples/won-n.yaml --expect won --expect-score 280
+  pyramide replay g.yaml --upto 0                # the board as dealt
   pyramide replay g.yaml --upto 5                # the board after the first 5 actions
   pyramide replay g.yaml --step --ascii          # every position, one after the other
 
@@ -127,8 +128,8 @@ def replay(
                                      "exit_status": int(ExitStatus.CHECK_FAILED), "message": failures[0]}
             emit_json(document)
         else:
-            if upto is not None or not step:
-                echo(render_board(shown, style, extras_of(data) if upto is None else extras_of(None)))
+            if upto is not None:
+                echo(render_board(shown, style))
             echo(_report(path, data, result, checks))
             if failures:
                 say_error(f"{path}: {failures[0]}")
