@@ -125,11 +125,12 @@ def run_session(
                 say_error(str(error))
                 continue
             last = result
-            if interactive:
-                if result.changed_elsewhere:
+            if not json_output and (interactive or not quiet):
+                if result.changed_elsewhere and interactive:
                     echo("(the file was played by another process meanwhile; its moves are included)")
                 for step in result.steps:
                     echo(f"{step.text}: {describe(step, name)}")
+            if interactive:
                 show()
                 if result.refused is not None:
                     echo(refusal_line(result.refused, name))

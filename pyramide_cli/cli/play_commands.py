@@ -101,6 +101,8 @@ def play(
     with reporting(json_output):
         if taps:
             result = play_words(path, taps, assist=assist)
+            if not (json_output or quiet):
+                print_steps(result, style)
             finish(path, [result], result, style, json_output, quiet)
             return
         from .interactive import run_session
@@ -112,16 +114,13 @@ def play(
 
 def finish(path: Path, results: list[PlayResult], last: PlayResult | None, style: Style,
            json_output: bool, quiet: bool, **extra: Any) -> None:
-    """Print what the command did and exit 3 when something was refused."""
+    """Print the JSON document or the board (the steps are printed as they happen); exit 3 on a refusal."""
     refused = next((result.refused for result in results if result.refused is not None), None)
     if json_output:
         emit_json(play_document(path, results, last, **extra))
     else:
-        if not quiet:
-            for result in results:
-                print_steps(result, style)
-            if last is not None:
-                echo(render_board(last.game, style, extras_of(last.data)))
+        if not quiet and last is not None:
+            echo(render_board(last.game, style, extras_of(last.data)))
         if refused is not None:
             say_error(refusal_line(refused, lambda card: card_name(card, style)))
     if refused is not None:
