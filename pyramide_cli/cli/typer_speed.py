@@ -66,7 +66,7 @@ _CONVERTERS = {str: (_text, "string"), int: (_whole_number, "integer"), bool: (_
 
 
 def plain_coercion(descriptor: Any) -> _PlainCoercion | None:
-    """A coercer for a ``str``, ``int``, ``bool`` or ``list[str]`` parameter with no extras, else ``None``."""
+    """A coercer for a ``str``, ``int`` or ``bool`` parameter (or a list of one) with no extras, else ``None``."""
     try:
         annotation = descriptor.annotation
         info = descriptor.parameter_info
