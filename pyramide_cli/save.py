@@ -28,7 +28,6 @@ duplicate keys are errors (plain PyYAML would silently keep the last one).
 
 from __future__ import annotations
 
-import datetime
 import math
 import re
 from collections.abc import Callable
@@ -348,6 +347,8 @@ def _daily_date(value: object, source: str) -> str | None:
     if value is None:
         return None
     if isinstance(value, str) and _DATE.fullmatch(value):
+        import datetime
+
         try:
             return datetime.date.fromisoformat(value).isoformat()
         except ValueError:

@@ -62,7 +62,7 @@ Exit: 0 ok, 4 bad code or file, 5 missing or unreadable file.
 _LAYOUT_LINE = re.compile(rf"^{LAYOUT_KEY}\s*:", re.MULTILINE)
 
 
-@app.command(help=DEAL_HELP)
+@app.command(help=DEAL_HELP, short_help="Deal a new game into a save file; print its code and board.")
 def deal(
     code: Annotated[Optional[str], typer.Argument(metavar="CODE", help="A deal code such as PY1-N-AAAAAAS; random when left out.", show_default=False)] = None,
     rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict, N+recycles=2 (default N, or the code's).", show_default=False)] = None,
@@ -129,7 +129,7 @@ def load_target(target: str) -> tuple[Game, Any, str | None]:
     raise FileAccessError(f"cannot read {target!r}: no such file (nor a deal code such as PY1-N-AAAAAAS)")
 
 
-@app.command(help=SHOW_HELP, no_args_is_help=True)
+@app.command(help=SHOW_HELP, short_help="Show the board of a save file, a layout file or a deal code.", no_args_is_help=True)
 def show(
     target: Annotated[str, typer.Argument(metavar="FILE|CODE", help="A save file, a layout file or a deal code.", show_default=False)],
     reveal: RevealOption = False,

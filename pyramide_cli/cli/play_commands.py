@@ -86,7 +86,7 @@ def print_steps(result: PlayResult, style: Style) -> None:
         echo(f"{step.text}: {describe(step, name)}")
 
 
-@app.command(help=PLAY_HELP, no_args_is_help=True)
+@app.command(help=PLAY_HELP, short_help="Play taps and moves: arguments, stdin or an interactive prompt.", no_args_is_help=True)
 def play(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The save file (made by `pyramide deal`).", show_default=False)],
     taps: Annotated[Optional[list[str]], typer.Argument(metavar="TAP_OR_MOVE", help="Taps or moves, applied in order.", show_default=False)] = None,

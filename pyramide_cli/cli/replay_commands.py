@@ -93,7 +93,7 @@ def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, A
     return "\n".join(lines)
 
 
-@app.command(help=REPLAY_HELP, no_args_is_help=True)
+@app.command(help=REPLAY_HELP, short_help="Replay a save from its deal code; check score, moves and status.", no_args_is_help=True)
 def replay(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The save file to check.", show_default=False)],
     expect: Annotated[Optional[str], typer.Option("--expect", metavar="won|lost|playing", help="Fail (exit 1) unless the replayed game has this status.", show_default=False)] = None,
