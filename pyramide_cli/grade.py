@@ -85,6 +85,10 @@ class GradeError(PyramideError, ValueError):
     """A level name or date that cannot be read, or a level search that found nothing."""
 
 
+class LevelSearchError(GradeError):
+    """A level search examined its whole budget of deals without finding one."""
+
+
 class Winnability(str, Enum):
     """The solver's verdict on a deal, as grading uses it."""
 
@@ -290,17 +294,25 @@ def is_level_deal(deal: Deal, level: Level, prover: Prover, thresholds: LevelThr
 
 
 def find_level_deal(
-    level: Level, rules: Rules, start: int, prover: Prover | None = None, max_scan: int = MAX_SCAN,
+    level: Level, rules: Rules, start: int, prover: Prover | None = None, max_scan: int | None = None,
     date: datetime.date | None = None,
 ) -> LevelDeal:
     """The first deal from number ``start`` up (wrapping) that is proven winnable and of ``level``."""
     prove = prover or default_prover()
     thresholds = thresholds_for(rules)
+    max_scan = MAX_SCAN if max_scan is None else max_scan
     for offset in range(max_scan):
         deal = Deal.from_number((start + offset) % DEAL_COUNT, rules)
         if is_level_deal(deal, level, prove, thresholds):
             return LevelDeal(deal, level, start, offset + 1, date)
-    raise GradeError(f"no {level} deal under rules {rules.name} among the {max_scan} deals from number {start}")
+    raise LevelSearchError(f"no {level} deal under rules {rules.name} among the {max_scan} deals from number {start}")
+
+
+def random_start() -> int:
+    """Where ``deal --level L`` without ``--seed`` starts scanning: a random deal number."""
+    import secrets
+
+    return secrets.randbelow(DEAL_COUNT)
 
 
 def seed_start(seed: int) -> int:

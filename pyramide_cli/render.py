@@ -189,7 +189,7 @@ def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
     position = game.position
     parts = [game.deal.code]
     if extras.daily:
-        parts.append(f"daily {extras.daily}")
+        parts.append(f"daily deal of {extras.daily}")
     if extras.level:
         parts.append(f"level {extras.level}")
     parts += [

@@ -55,7 +55,7 @@ def test_pass_has_no_limit_under_n_and_level_and_daily_are_shown() -> None:
     game = game_of("PY1-N-AAAAAAS", *["draw"] * 23, "recycle")
     assert pass_text(game.position) == "pass 2"
     line = status_line(game, Style(), Extras(level="medium", daily="2026-11-29"))
-    assert "daily 2026-11-29 · level medium" in line
+    assert "daily deal of 2026-11-29 · level medium" in line
 
 
 def test_a_won_and_a_lost_game_say_so() -> None:

@@ -39,8 +39,19 @@ Examples:
   pyramide deal --rules T+strict -o hard.yaml
   pyramide deal --from-layout examples/r24-layout.yaml -o r24.yaml
   pyramide deal --json                         # code, file and position as JSON
+  pyramide deal --level hard --rules T         # a winnable Hard deal (R25)
+  pyramide deal --level easy --seed 42         # the same pick on every machine
+  pyramide deal --daily                        # today's daily deal (R26)
+  pyramide deal --daily --date 2026-03-14
 
-Exit: 0 ok, 2 bad rules or options, 4 bad code or layout file, 5 file exists or cannot be written.
+\b
+Levels (docs/levels.md): --level easy|medium|hard|expert deals a deal the solver proves
+winnable, of that level, scanning up from a random deal number (or one derived from --seed).
+--daily deals the Medium deal of a date (default today, local time), the same everywhere.
+The save records the level and the daily date; show displays them.
+
+Exit: 0 ok, 2 bad rules, level, date or options, 4 bad code or layout file, 5 file exists or
+cannot be written, 7 no deal of the level found within the search limit.
 """
 
 SHOW_HELP = """Show the board of a save file, of a layout file, or of a fresh deal given by its code.
@@ -71,6 +82,10 @@ def deal(
     from_layout: Annotated[Optional[str], typer.Option("--from-layout", metavar="LAYOUT", help="Start a custom deal from a layout file (R24).", show_default=False)] = None,
     assist: Annotated[bool, typer.Option("--assist/--no-assist", help="Error help (R15) saved with the game.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the code.")] = False,
+    level: Annotated[Optional[str], typer.Option("--level", "-l", metavar="LEVEL", help="Deal a winnable deal of this level: easy, medium, hard or expert.", show_default=False)] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", metavar="N", help="With --level: a reproducible pick (a whole number 0 to 2**64-1).", show_default=False)] = None,
+    daily: Annotated[bool, typer.Option("--daily", help="Deal the daily deal (a Medium deal, the same for everyone on a date).")] = False,
+    date: Annotated[Optional[str], typer.Option("--date", metavar="YYYY-MM-DD", help="With --daily: the daily deal of this date (default today).", show_default=False)] = None,
     json_output: JsonOption = False,
     ascii: AsciiOption = False,
     french: FrenchOption = False,
@@ -79,22 +94,35 @@ def deal(
         if code is not None and from_layout is not None:
             raise usage_error("give a deal code or --from-layout, not both")
         chosen_rules = Rules.parse(rules) if rules is not None else None
-        new_deal = _make_deal(code, chosen_rules, from_layout)
+        picked_level = picked_daily = None
+        if level is not None or daily or seed is not None or date is not None:
+            from .grade_commands import pick_deal
+
+            if from_layout is not None:
+                raise usage_error("--from-layout deals a custom deal: --level and --daily cannot go with it")
+            new_deal, picked_level, picked_daily = pick_deal(level, seed, daily, date, chosen_rules, code is not None)
+        else:
+            new_deal = _make_deal(code, chosen_rules, from_layout)
         path = Path(output) if output else Path(f"pyramide-{new_deal.code}.yaml")
-        data = SaveData.new(new_deal, assist=assist)
+        data = SaveData.new(new_deal, assist=assist, level=picked_level, daily=picked_daily)
         with SaveLock(path):
             if not force and (path.exists() or path.is_symlink()):
                 raise FileAccessError(f"{str(path)!r} already exists: add --force to overwrite it, or -o to name another file")
             write_save(path, data)
         game = Game(new_deal, assist)
+        extras = extras_of(data)
         if json_output:
             emit_json({"ok": True, "file": str(path), "number": new_deal.number, "custom": new_deal.is_custom,
-                       **game_state(game)})
+                       **game_state(game, extras)})
         elif quiet:
             echo(new_deal.code)
         else:
             echo(f"{new_deal.code}  (rules {new_deal.rules.name}) saved to {path}")
-            echo(render_board(game, board_style(ascii, french)))
+            if picked_level is not None:
+                from .grade_commands import pick_text
+
+                echo(pick_text(picked_level, picked_daily))
+            echo(render_board(game, board_style(ascii, french), extras))
 
 
 def _make_deal(code: str | None, rules: Rules | None, layout: str | None) -> Deal:

@@ -1,0 +1,163 @@
+"""``pyramide grade`` and the deals ``pyramide deal --level`` / ``--daily`` pick (R25–R26).
+
+The engine side is :mod:`pyramide_cli.grade`; it is imported inside the functions (with the
+solver) so that the other commands never pay for it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from .app import app
+from .common import CommandError, JsonOption, echo, emit_json, reporting, usage_error
+from .exit_codes import ExitStatus
+
+if TYPE_CHECKING:
+    from ..deal import Deal
+    from ..grade import Grade, LevelDeal, LevelThresholds
+    from ..rules import Rules
+
+GRADE_HELP = """Grade a deal: can it be won, how often does a player without a plan win it, and its level.
+
+The solver decides whether the deal can be won (R25: only winnable deals have a level).  Then
+the random player plays the deal a fixed number of times (per rules preset) choosing uniformly
+among the legal moves; its games are seeded, so every machine gets the same count.  The win
+rate gives the level through the thresholds calibrated for the preset (docs/levels.md): deals
+it often wins are Easy, deals it almost never wins are Expert.  A save file is graded from the
+start of its deal.
+
+\b
+Examples:
+  pyramide grade PY1-N-AAAAAAB
+  pyramide grade PY1-T-AAAAAAB --json          # deal, winnable, win_rate, games, level ...
+  pyramide grade g.yaml                        # the deal of a save file
+  pyramide grade PY1-N-AAAAAAB --rules T       # the same deal number under rules T
+
+Exit: 0 graded (winnable), 6 unwinnable (no level), 7 the solver reached its limit and no random
+game was won (no level), 2 bad rules, 4 bad code or file, 5 missing file.
+"""
+
+
+@app.command(help=GRADE_HELP, no_args_is_help=True)
+def grade(
+    target: Annotated[str, typer.Argument(metavar="CODE|FILE", help="A deal code, or a save or layout file.", show_default=False)],
+    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Grade the same deal number under these rules (R23).", show_default=False)] = None,
+    json_output: JsonOption = False,
+) -> None:
+    status = ExitStatus.OK
+    with reporting(json_output):
+        from ..grade import grade_deal
+        from ..rules import Rules
+        from .deal_commands import load_target
+
+        chosen_rules = Rules.parse(rules) if rules is not None else None
+        deal = load_target(target)[0].deal
+        if chosen_rules is not None:
+            deal = deal.with_rules(chosen_rules)
+        graded = grade_deal(deal)
+        if graded.winnable is False:
+            status = ExitStatus.UNWINNABLE
+        elif graded.winnable is None:
+            status = ExitStatus.SEARCH_LIMIT
+        if json_output:
+            emit_json({"ok": True, **grade_document(graded)})
+        else:
+            echo(grade_text(graded))
+    raise typer.Exit(int(status))
+
+
+def grade_document(graded: Grade) -> dict[str, Any]:
+    """The ``grade --json`` document (without ``ok``)."""
+    from ..grade import GRADING_SEED
+
+    limits = graded.thresholds
+    return {
+        "deal": graded.deal.code,
+        "rules": graded.deal.rules.name,
+        "winnable": graded.winnable,
+        "verdict": graded.winnability.value,
+        "win_rate": graded.win_rate,
+        "wins": graded.wins,
+        "games": graded.games,
+        "level": None if graded.level is None else graded.level.value,
+        "seed": GRADING_SEED,
+        "thresholds": {"preset": limits.preset, "games": limits.games, "easy": limits.easy,
+                       "medium": limits.medium, "hard": limits.hard},
+    }
+
+
+def thresholds_text(limits: LevelThresholds) -> str:
+    from ..grade import Level
+
+    lows = {level: limits.rate_band(level)[0] for level in (Level.EASY, Level.MEDIUM, Level.HARD)}
+    return (f"under {limits.preset}: Easy >= {lows[Level.EASY]:.2%}, Medium >= {lows[Level.MEDIUM]:.2%}, "
+            f"Hard >= {lows[Level.HARD]:.2%}, Expert below")
+
+
+def grade_text(graded: Grade) -> str:
+    deal = graded.deal
+    if graded.winnable:
+        proof = "yes, proven by the solver" if graded.winnability.value == "winnable" else "yes"
+    elif graded.winnable is False:
+        proof = "no, proven by the solver"
+    else:
+        proof = "unknown: the solver reached its limit"
+    if graded.level is not None:
+        level = f"{graded.level.label}  ({thresholds_text(graded.thresholds)})"
+    elif graded.winnable is False:
+        level = "none: an unwinnable deal has no level and is never dealt for one"
+    else:
+        level = "none: not proven winnable"
+    return "\n".join([
+        f"{deal.code}  (rules {deal.rules.name})",
+        f"winnable:       {proof}",
+        f"random player:  won {graded.wins} of {graded.games} games ({graded.win_rate:.2%}), uniformly random moves",
+        f"level:          {level}",
+    ])
+
+
+# -- the deals `pyramide deal --level / --daily` picks ------------------------------------------
+def pick_deal(level: str | None, seed: int | None, daily: bool, date: str | None, rules: Rules | None,
+              code_given: bool) -> tuple[Deal, str | None, str | None]:
+    """``(deal, level, daily date)`` for ``deal --level L [--seed S]`` or ``deal --daily [--date D]``."""
+    from ..grade import DAILY_LEVEL, GradeError, LevelSearchError, daily_deal, find_level_deal, parse_date, parse_level
+    from ..grade import random_start, seed_start
+    from ..rules import Rules as RulesType
+
+    if code_given and (level is not None or daily):
+        raise usage_error("give a deal code, --level or --daily, not two of them")
+    if level is not None and daily:
+        raise usage_error("--daily deals a Medium deal: give --level or --daily, not both")
+    if date is not None and not daily:
+        raise usage_error("--date goes with --daily")
+    if seed is not None and level is None:
+        raise usage_error("--seed goes with --level")
+    chosen_rules = rules or RulesType()
+    try:
+        if daily:
+            found: LevelDeal = daily_deal(today() if date is None else parse_date(date), chosen_rules)
+            return found.deal, DAILY_LEVEL.value, found.daily
+        wanted = parse_level(level or "")
+        start = random_start() if seed is None else seed_start(seed)
+        found = find_level_deal(wanted, chosen_rules, start)
+        return found.deal, wanted.value, None
+    except LevelSearchError as error:
+        raise CommandError(str(error), ExitStatus.SEARCH_LIMIT) from None
+    except GradeError as error:
+        raise usage_error(str(error)) from None
+
+
+def today() -> Any:
+    """The calendar date here (the daily deal changes at local midnight)."""
+    import datetime
+
+    return datetime.date.today()
+
+
+def pick_text(level: str | None, daily: str | None) -> str:
+    """The line ``deal`` prints under the code for a level or daily deal."""
+    if daily is not None:
+        return f"The daily deal of {daily} (a Medium deal, proven winnable)"
+    return f"A {level.capitalize()} deal, proven winnable" if level else ""
