@@ -3,7 +3,8 @@
 For each rules preset: solve every deal of the sample (deal numbers ``--deals A-B``), play the
 random player's games on each winnable one — all of them, seeded exactly as grading seeds them —
 and put the thresholds at the quartiles of the win counts, so that Easy, Medium, Hard and Expert
-are each about a quarter of the winnable deals.  Deals the solver cannot decide within its
+are each about a quarter of the winnable deals (when more than a quarter are never won by the
+random player, those are Expert and the other three levels share the rest equally).  Deals the solver cannot decide within its
 limits are left out (they are never dealt either).
 
 ``--write`` rewrites :mod:`pyramide_cli.level_table` (the one place the thresholds live) and the
@@ -32,7 +33,6 @@ TABLE_FILE = PACKAGE / "level_table.py"
 DOCS_FILE = PACKAGE.parent / "docs" / "levels.md"
 BEGIN_MARK = "<!-- calibration:begin (written by python -m pyramide_cli.calibrate --write) -->"
 END_MARK = "<!-- calibration:end -->"
-QUARTILES = (0.25, 0.5, 0.75)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,26 +82,32 @@ def _measure_task(task: tuple[str, int, int]) -> Measured:
     return measure_deal(*task)
 
 
-def quartile_thresholds(wins: Sequence[int], games: int) -> tuple[int, int, int]:
-    """``(easy, medium, hard)`` minimum win counts splitting ``wins`` as near quarters as the ties allow.
+def split_thresholds(wins: Sequence[int], games: int) -> tuple[int, int, int]:
+    """``(easy, medium, hard)`` minimum win counts splitting ``wins`` into four shares as equal as ties allow.
 
-    Threshold ``t`` leaves ``share(wins < t)`` below it; each threshold is the ``t`` whose share is
-    nearest to 75 %, 50 % and 25 % (the smaller ``t`` on a tie), kept strictly increasing and >= 1.
+    A threshold ``t`` leaves ``share(wins < t)`` below it.  ``hard`` is the ``t`` (at least 1)
+    whose share is nearest 25 %; when ties make Expert bigger (many winnable deals the random
+    player never wins), ``medium`` and ``easy`` split the rest in thirds instead of at 50 % and
+    75 %.  The smaller ``t`` wins a tie; the three stay strictly increasing.
     """
     if not wins:
         raise ValueError("no winnable deal in the sample: nothing to calibrate")
     ordered = sorted(wins)
     total = len(ordered)
-    candidates = sorted(set(ordered) | {value + 1 for value in ordered} | {1})
+    candidates = sorted({value for value in ordered if value >= 1} | {value + 1 for value in ordered} | {1})
 
     def share_below(threshold: int) -> float:
         return sum(value < threshold for value in ordered) / total
 
-    hard, medium, easy = (min(candidates, key=lambda t: (abs(share_below(t) - target), t)) for target in QUARTILES)
-    hard = max(hard, 1)
-    medium = max(medium, hard + 1)
-    easy = min(max(easy, medium + 1), games)
-    return easy, medium, hard
+    def nearest(target: float, floor: int) -> int:
+        return min((t for t in candidates if t >= floor), key=lambda t: (abs(share_below(t) - target), t),
+                   default=floor)
+
+    hard = nearest(0.25, 1)
+    expert_share = share_below(hard)
+    medium = nearest(expert_share + (1 - expert_share) / 3, hard + 1)
+    easy = nearest(expert_share + 2 * (1 - expert_share) / 3, medium + 1)
+    return min(easy, games), medium, hard
 
 
 def calibrate(preset: str, first: int, last: int, games: int, jobs: int = 1) -> Calibration:
@@ -114,7 +120,7 @@ def calibrate(preset: str, first: int, last: int, games: int, jobs: int = 1) -> 
     else:
         measured = tuple(_measure_task(task) for task in tasks)
     winnable = [item.wins for item in measured if item.winnability is Winnability.WINNABLE]
-    easy, medium, hard = quartile_thresholds(winnable, games)
+    easy, medium, hard = split_thresholds(winnable, games)
     thresholds = LevelThresholds(preset, games, easy, medium, hard)
     return Calibration(preset, first, last, measured, thresholds, time.perf_counter() - started)
 

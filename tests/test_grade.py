@@ -241,3 +241,69 @@ def test_seed_starts_spread_and_reject_bad_seeds():
     for bad in (-1, 2**64):
         with pytest.raises(GradeError, match="seed .* out of range"):
             seed_start(bad)
+
+
+# -- with the real solver ----------------------------------------------------------------------
+def proven_and_replayed(deal: Deal) -> bool:
+    """The solver (default limits, not grading's) says winnable and its line wins when the engine replays it."""
+    from pyramide_cli.game import Game
+    from pyramide_cli.solver import solve
+
+    result = solve(deal)
+    if result.verdict.value != "winnable":
+        return False
+    return Game.replay(deal, result.solution).position.is_won
+
+
+def full_grade_level(deal: Deal) -> Level:
+    """The level from every game, counted through playout.win_rate (not through GradingRun)."""
+    limits = thresholds_for(deal.rules)
+    return limits.level_of(round(win_rate(deal, limits.games, GRADING_SEED) * limits.games))
+
+
+@pytest.mark.parametrize("preset", ["N", "T"])
+@pytest.mark.parametrize("level", LEVELS)
+def test_level_deals_are_proven_winnable_and_grade_to_their_level(preset, level):
+    rules = Rules.preset(preset)
+    for seed in (11, 12):
+        found = find_level_deal(level, rules, seed_start(seed))
+        assert found.level is level and found.deal.rules == rules
+        assert proven_and_replayed(found.deal), found.deal.code
+        assert full_grade_level(found.deal) is level, found.deal.code
+
+
+@pytest.mark.parametrize("rules_text, dates", [
+    ("N", ["2026-03-14", "2026-03-15", "2027-01-01"]),
+    ("T", ["2026-03-14", "2026-07-04"]),
+])
+def test_daily_deals_are_medium_proven_winnable_and_depend_on_the_date(rules_text, dates):
+    rules = Rules.parse(rules_text)
+    deals = [grade.daily_deal(parse_date(date), rules) for date in dates]
+    for date, found in zip(dates, deals):
+        assert found.daily == date and found.level is Level.MEDIUM
+        assert proven_and_replayed(found.deal), found.deal.code
+        assert full_grade_level(found.deal) is Level.MEDIUM
+        assert found.deal.number == (daily_start(parse_date(date)) + found.scanned - 1) % (MAX_DEAL_NUMBER + 1)
+    assert grade.daily_deal(parse_date(dates[0]), rules).deal == deals[0].deal
+    assert len({found.deal.number for found in deals}) == len(dates)
+
+
+def test_the_solver_and_the_random_player_never_disagree():
+    """A deal the random player wins is never 'unwinnable'; grading's solver budget decides most deals."""
+    undecided = 0
+    for preset in "NT":
+        for number in range(30):
+            deal = Deal.from_number(number, Rules.preset(preset))
+            verdict = grade.solver_verdict(deal)
+            wins = GradingRun(deal, SMALL).play().wins
+            assert not (wins and verdict is Winnability.UNWINNABLE), deal.code
+            undecided += verdict is Winnability.UNKNOWN
+    assert undecided <= 1
+
+
+def test_grade_deal_with_the_solver():
+    winnable = grade_deal(Deal.from_code("PY1-N-AAAAAAB"))
+    assert winnable.winnable is True and winnable.level is full_grade_level(winnable.deal)
+    assert proven_and_replayed(winnable.deal)
+    unwinnable = grade_deal(Deal.from_code("PY1-N-AAAAAAD"))
+    assert unwinnable.winnable is False and unwinnable.level is None and unwinnable.wins == 0
