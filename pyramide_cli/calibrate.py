@@ -15,6 +15,7 @@ not depend on ``--jobs``.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import time
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from .deal import Deal
 from .grade import LEVELS, GradingRun, Level, LevelThresholds, Prover, Winnability, default_prover
-from .level_table import LEVEL_TABLE
+from .level_table import CALIBRATION, LEVEL_TABLE
 from .rules import PRESETS, Rules
 
 PACKAGE = Path(__file__).resolve().parent
@@ -126,17 +127,31 @@ def calibrate(preset: str, first: int, last: int, games: int, jobs: int = 1) -> 
 
 
 # -- writing the results -----------------------------------------------------------------------
-def table_module(table: dict[str, dict[str, int]], command: str) -> str:
+def summary(result: Calibration, command: str) -> dict[str, object]:
+    """What ``docs/levels.md`` says about one preset's calibration (kept in the table module)."""
+    shares = result.shares()
+    return {
+        "deals": f"{result.first}-{result.last}",
+        "sample": len(result.measured),
+        "winnable": result.count(Winnability.WINNABLE),
+        "unwinnable": result.count(Winnability.UNWINNABLE),
+        "unknown": result.count(Winnability.UNKNOWN),
+        "never_won": sum(wins == 0 for wins in result.winnable_wins),
+        "shares": {level.value: shares[level] for level in LEVELS},
+        "seconds": round(result.seconds),
+        "command": command,
+    }
+
+
+def table_module(table: dict[str, dict[str, int]], calibration: dict[str, dict[str, object]]) -> str:
     """The source of :mod:`pyramide_cli.level_table`."""
     lines = [
         '"""Level thresholds per rules preset: the one place they live (see :mod:`pyramide_cli.grade`).',
         "",
-        "Written by ``python -m pyramide_cli.calibrate --write``; the sample and the level shares are in",
-        "``docs/levels.md``.  A deal winning at least ``easy`` of ``games`` random games is Easy, at least",
-        "``medium`` Medium, at least ``hard`` Hard, fewer Expert.  Changing a number changes levels and",
-        "daily deals: recalibrate rather than edit.",
-        "",
-        f"Command: {command}",
+        "Written by ``python -m pyramide_cli.calibrate --write`` (``docs/levels.md`` shows it).  A deal",
+        "winning at least ``easy`` of ``games`` random games is Easy, at least ``medium`` Medium, at least",
+        "``hard`` Hard, fewer Expert.  Changing a number changes levels and daily deals: recalibrate",
+        "rather than edit.  ``CALIBRATION`` records the sample each row came from.",
         '"""',
         "",
         "LEVEL_TABLE: dict[str, dict[str, int]] = {",
@@ -144,6 +159,11 @@ def table_module(table: dict[str, dict[str, int]], command: str) -> str:
     for preset, entry in table.items():
         fields = ", ".join(f'"{key}": {entry[key]}' for key in ("games", "easy", "medium", "hard"))
         lines.append(f'    "{preset}": {{{fields}}},')
+    lines += ["}", "", "CALIBRATION: dict[str, dict[str, object]] = {"]
+    for preset, entry in calibration.items():
+        lines.append(f'    "{preset}": {{')
+        lines += [f"        {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in entry.items()]
+        lines.append("    },")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -152,44 +172,54 @@ def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f} %" if whole else "-"
 
 
-def docs_section(calibrations: Sequence[Calibration], command: str) -> str:
-    """The calibration tables of ``docs/levels.md`` (Markdown)."""
+def band_text(limits: LevelThresholds, level: Level) -> str:
+    """``12–40 wins (1.20% – 4.10%)``: one level's band in wins and in win rates."""
+    (low, high), fewest, most = limits.rate_band(level), limits.minimum_wins(level), limits.maximum_wins(level)
+    if level is Level.EASY:
+        return f"≥ {fewest} wins (≥ {low:.2%})"
+    wins = f"{most} win{'s' if most != 1 else ''}" if fewest == most else f"{fewest}–{most} wins"
+    if level is Level.EXPERT and fewest != most:
+        wins = f"≤ {most} win{'s' if most != 1 else ''}"
+    return f"{wins} (< {high:.2%})" if level is Level.EXPERT else f"{wins} ({low:.2%} – {high:.2%})"
+
+
+def docs_section(table: dict[str, dict[str, int]], calibration: dict[str, dict[str, object]]) -> str:
+    """The calibration tables of ``docs/levels.md`` (Markdown), for every preset of the table."""
     lines = [
         BEGIN_MARK,
         "",
-        f"Regenerate with `{command}`.",
+        "Thresholds (wins out of `games` random games, and the same as win rates):",
         "",
-        "| preset | games | Easy: wins ≥ | Medium: wins ≥ | Hard: wins ≥ | Expert: wins < |"
-        " Easy rates | Medium rates | Hard rates | Expert rates |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| preset | games | Easy | Medium | Hard | Expert |",
+        "|---|---|---|---|---|---|",
     ]
-    for item in calibrations:
-        limits = item.thresholds
-        bands = [limits.rate_band(level) for level in LEVELS]
-        rates = [f"≥ {low:.2%}" if level is Level.EASY else f"{low:.2%} – {high:.2%}"
-                 for level, (low, high) in zip(LEVELS, bands)]
-        rates[-1] = f"< {bands[-1][1]:.2%}"
-        lines.append(f"| {item.preset} | {limits.games} | {limits.easy} | {limits.medium} | {limits.hard} | "
-                     f"{limits.hard} | " + " | ".join(rates) + " |")
+    for preset, entry in table.items():
+        limits = LevelThresholds(preset, entry["games"], entry["easy"], entry["medium"], entry["hard"])
+        cells = [band_text(limits, level) for level in LEVELS]
+        lines.append(f"| {preset} | {limits.games} | " + " | ".join(cells) + " |")
     lines += [
         "",
-        "Sample and level shares (share of the winnable deals of the sample in each level):",
+        "Samples and level shares (each level's share of the sample's winnable deals):",
         "",
-        "| preset | deal numbers | deals | winnable | unwinnable | unknown (left out) | Easy | Medium | Hard | Expert |"
-        " winnable with 0 wins | time |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| preset | deal numbers | winnable | unwinnable | unknown (left out) | Easy | Medium | Hard | Expert |"
+        " never won by the random player | time |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for item in calibrations:
-        winnable = item.count(Winnability.WINNABLE)
-        shares = item.shares()
-        zero = sum(wins == 0 for wins in item.winnable_wins)
+    for preset in table:
+        info = calibration.get(preset)
+        if info is None:
+            lines.append(f"| {preset} | not calibrated |" + " |" * 9)
+            continue
+        sample, winnable = int(info["sample"]), int(info["winnable"])  # type: ignore[call-overload]
+        shares: dict[str, int] = info["shares"]  # type: ignore[assignment]
         lines.append(
-            f"| {item.preset} | {item.first}–{item.last} | {len(item.measured)} | {winnable} "
-            f"({percent(winnable, len(item.measured))}) | {item.count(Winnability.UNWINNABLE)} | "
-            f"{item.count(Winnability.UNKNOWN)} | "
-            + " | ".join(f"{shares[level]} ({percent(shares[level], winnable)})" for level in LEVELS)
-            + f" | {zero} ({percent(zero, winnable)}) | {item.seconds:.0f} s |"
+            f"| {preset} | {info['deals']} ({sample}) | {winnable} ({percent(winnable, sample)}) | "
+            f"{info['unwinnable']} | {info['unknown']} | "
+            + " | ".join(f"{shares[level.value]} ({percent(shares[level.value], winnable)})" for level in LEVELS)
+            + f" | {info['never_won']} ({percent(int(info['never_won']), winnable)}) | {info['seconds']} s |"  # type: ignore[call-overload]
         )
+    lines += ["", "Commands that regenerate each row:", ""]
+    lines += [f"    {calibration[preset]['command']}" for preset in table if preset in calibration]
     lines += ["", END_MARK]
     return "\n".join(lines)
 
@@ -235,23 +265,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown or not presets:
         parser.error(f"unknown presets {unknown}: choose among N, T, E, O")
     first, last = options.deals
-    command = (f"python -m pyramide_cli.calibrate --presets {','.join(presets)} --deals {first}-{last} --games "
-               + ",".join(f"{preset}={options.games.get(preset, LEVEL_TABLE[preset]['games'])}" for preset in presets)
-               + " --write")
-    calibrations = []
     table = {preset: dict(entry) for preset, entry in LEVEL_TABLE.items()}
+    calibration = {preset: dict(entry) for preset, entry in CALIBRATION.items()}
     for preset in presets:
         games = options.games.get(preset, LEVEL_TABLE[preset]["games"])
+        command = (f"python -m pyramide_cli.calibrate --presets {preset} --deals {first}-{last} "
+                   f"--games {preset}={games} --write")
         result = calibrate(preset, first, last, games, options.jobs)
-        calibrations.append(result)
         limits = result.thresholds
         table[preset] = {"games": games, "easy": limits.easy, "medium": limits.medium, "hard": limits.hard}
-        print(f"{preset}: {limits}  shares {[(str(level), count) for level, count in result.shares().items()]}"
-              f"  ({result.seconds:.0f} s)", flush=True)
-    section = docs_section(calibrations, command)
+        calibration[preset] = summary(result, command)
+        print(f"{preset}: games {games}, easy >= {limits.easy}, medium >= {limits.medium}, hard >= {limits.hard}; "
+              f"shares {calibration[preset]['shares']} ({result.seconds:.0f} s)", flush=True)
+    section = docs_section(table, calibration)
     print(section)
     if options.write:
-        options.table_file.write_text(table_module(table, command), encoding="utf-8")
+        options.table_file.write_text(table_module(table, calibration), encoding="utf-8")
         docs = options.docs_file.read_text(encoding="utf-8") if options.docs_file.exists() else "# Levels\n"
         options.docs_file.write_text(replace_section(docs, section), encoding="utf-8")
         print(f"wrote {options.table_file} and {options.docs_file}")

@@ -9,3 +9,5 @@ LEVEL_TABLE: dict[str, dict[str, int]] = {
     "E": {"games": 2000, "easy": 14, "medium": 3, "hard": 1},
     "O": {"games": 3000, "easy": 3, "medium": 2, "hard": 1},
 }
+
+CALIBRATION: dict[str, dict[str, object]] = {}
