@@ -60,9 +60,10 @@ def read_text(path: Path | str) -> str:
 def atomic_write(path: Path | str, text: str) -> None:
     """Replace ``path`` by ``text`` in one step: temp file in the same folder, fsync, ``os.replace``.
 
-    A new file gets the usual permissions (0666 less the umask); a replaced file keeps its own.
+    A new file gets the usual permissions (0666 less the umask); a replaced file keeps its own, and
+    a symbolic link keeps pointing at the file it names (which is the one replaced).
     """
-    target = Path(path)
+    target = Path(os.path.realpath(path))
     folder = target.parent
     temporary = folder / f".{target.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:

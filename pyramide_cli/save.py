@@ -260,6 +260,17 @@ def _whole_number(document: dict[str, Any], key: str, source: str) -> int:
     return value
 
 
+def _parsed_text(value: object, key: str, source: str, parse: Callable[[str], Any],
+                 errors: type[Exception], expected: str) -> Any:
+    """``parse(value)`` for a text field; a :class:`SaveFileError` naming ``key`` otherwise."""
+    if not isinstance(value, str):
+        raise SaveFileError(f"{source}: {key}: expected {expected}, found {value!r}", key)
+    try:
+        return parse(value)
+    except errors as error:
+        raise SaveFileError(f"{source}: {key}: {error}", key) from None
+
+
 def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     unknown = [str(key) for key in document if key not in KNOWN_KEYS]
     if unknown:
@@ -270,21 +281,10 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     if missing:
         raise SaveFileError(f"{source}: missing key{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}", missing[0])
 
-    code = document["deal"]
-    if not isinstance(code, str):
-        raise SaveFileError(f"{source}: deal: expected a deal code such as PY1-N-AAAAAAS, found {code!r}", "deal")
-    try:
-        deal = Deal.from_code(code)
-    except DealCodeError as error:
-        raise SaveFileError(f"{source}: deal: {error}", "deal") from None
-
+    deal = _parsed_text(document["deal"], "deal", source, Deal.from_code, DealCodeError,
+                        "a deal code such as PY1-N-AAAAAAS")
     rules_text = document.get("rules", deal.rules.name)
-    if not isinstance(rules_text, str):
-        raise SaveFileError(f"{source}: rules: expected rules such as N or T+strict, found {rules_text!r}", "rules")
-    try:
-        rules = Rules.parse(rules_text)
-    except RulesError as error:
-        raise SaveFileError(f"{source}: rules: {error}", "rules") from None
+    rules = _parsed_text(rules_text, "rules", source, Rules.parse, RulesError, "rules such as N or T+strict")
     if rules != deal.rules:
         raise SaveFileError(
             f"{source}: rules: the file says {rules_text!r} but deal {deal.code} is played under "
@@ -314,14 +314,8 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
         raise SaveFileError(f"{source}: time_played: expected seconds (a number 0 or more), found {time_played!r}", "time_played")
 
     selected_value = document.get("selected")
-    selected = None
-    if selected_value is not None:
-        try:
-            selected = parse_card(selected_value) if isinstance(selected_value, str) else None
-        except CardError as error:
-            raise SaveFileError(f"{source}: selected: {error}", "selected") from None
-        if selected is None:
-            raise SaveFileError(f"{source}: selected: expected a card name or null, found {selected_value!r}", "selected")
+    selected = None if selected_value is None else _parsed_text(
+        selected_value, "selected", source, parse_card, CardError, "a card name or null")
 
     assist = document.get("assist", True)
     if not isinstance(assist, bool):

@@ -137,3 +137,12 @@ def test_stdin_with_nothing_prints_the_board(tmp_path: Path) -> None:
     outcome = invoke("play", str(path), "--ascii", input="")
     assert outcome.status == 0 and "PY1-N-AAAAAAS | score 0" in outcome.stdout
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("word", ["hint", "quit", "help"])
+def test_session_words_as_arguments_are_usage_errors(tmp_path: Path, word: str) -> None:
+    path = make_save(tmp_path, CODE)
+    before = path.read_bytes()
+    outcome = invoke("play", str(path), "KC", word)
+    assert outcome.status == 2 and "works in a play session" in outcome.stderr
+    assert path.read_bytes() == before

@@ -107,3 +107,13 @@ def test_a_lock_in_a_missing_folder_is_a_file_error(tmp_path: Path) -> None:
 def test_lock_timeout_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch, value: str, expected: float) -> None:
     monkeypatch.setenv("PYRAMIDE_LOCK_TIMEOUT", value)
     assert lock_timeout() == expected
+
+
+def test_a_symbolic_link_keeps_pointing_at_the_file_it_names(tmp_path: Path) -> None:
+    real = tmp_path / "games" / "real.yaml"
+    real.parent.mkdir()
+    real.write_text("old")
+    link = tmp_path / "g.yaml"
+    link.symlink_to(real)
+    atomic_write(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"

@@ -31,6 +31,7 @@ QUIT_WORDS = ("quit", "q", "exit")
 HELP_WORDS = ("help", "?", "h")
 SHOW_WORDS = ("show", "board")
 ALIASES = {"s": "stock", "w": "waste", "u": "undo"}
+SESSION_WORDS = (*QUIT_WORDS, *HELP_WORDS, *SHOW_WORDS, "hint")
 PROMPT = "pyramide> "
 
 SESSION_HELP = """\

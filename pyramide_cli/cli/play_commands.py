@@ -13,7 +13,7 @@ from ..session import PlayResult, Step, describe, play_words, refusal_line
 from .app import app
 from .common import (
     AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of,
-    reporting, say_error,
+    reporting, say_error, usage_error,
 )
 from .exit_codes import ExitStatus
 
@@ -100,6 +100,12 @@ def play(
     style = board_style(ascii, french)
     with reporting(json_output):
         if taps:
+            from .interactive import SESSION_WORDS
+
+            session_word = next((tap for tap in taps if tap.lower() in SESSION_WORDS), None)
+            if session_word is not None:
+                raise usage_error(f"{session_word!r} works in a play session (`pyramide play {file}` at a "
+                                  "prompt, or a line of stdin), not as an argument")
             result = play_words(path, taps, assist=assist)
             if not (json_output or quiet):
                 print_steps(result, style)
