@@ -1,7 +1,8 @@
 """Issue 5 benchmark: wall time of `pyramide deal --level L` for each level under N and T, and of `grade`.
 
 Real processes, as a user runs them: `pyramide deal --level L --rules R --seed S -o FILE --quiet`
-with RUNS different seeds per level and preset, then `pyramide grade CODE` on the deals found.
+with RUNS different seeds per level and preset, then `pyramide grade CODE` on some of the deals
+found and on deals 0-9 of each preset (winnable or not).
 Prints the median and max per level. Targets: median <= 2 s and max <= 10 s for every level.
 `python bench/bench_grade.py --runs 20 --presets N,T,E,O` measures more.
 """
@@ -67,7 +68,10 @@ def main(argv: list[str] | None = None) -> None:
                     times.append(seconds)
                     codes.append(code)
                 report(f"deal --level {level} --rules {preset}", times)
-        grade_times = [timed([*pyramide, "grade", code], work)[0] for code in codes[:: max(1, len(codes) // 20)]]
+        # the level deals found above, and plain deals 0-9 of each preset (winnable or not)
+        sample = codes[:: max(1, len(codes) // 20)]
+        sample += [f"PY1-{preset}-AAAAAA{letter}" for preset in options.presets.split(",") for letter in "ABCDEFGHIJ"]
+        grade_times = [timed([*pyramide, "grade", code], work)[0] for code in sample]
         report("grade CODE", grade_times)
 
 

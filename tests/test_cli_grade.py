@@ -221,3 +221,54 @@ def test_bad_levels_dates_and_combinations_are_usage_errors(stand_in: None, tmp_
     assert not (tmp_path / "g.yaml").exists()
     as_json = invoke("deal", *args, "-o", str(tmp_path / "g.yaml"), "--json")
     assert as_json.status == 2 and as_json.json()["ok"] is False and words in as_json.json()["error"]["message"]
+
+
+# -- the real thing: processes and the real solver ---------------------------------------------
+def solved_and_replayed(code: str) -> bool:
+    from pyramide_cli.game import Game
+    from pyramide_cli.solver import solve
+
+    deal = Deal.from_code(code)
+    result = solve(deal)
+    return result.verdict.value == "winnable" and Game.replay(deal, result.solution).position.is_won
+
+
+def graded_level(code: str) -> str:
+    """The level from all the games, counted by playout.win_rate."""
+    deal = Deal.from_code(code)
+    limits = grade.thresholds_for(deal.rules)
+    return limits.level_of(round(win_rate(deal, limits.games, GRADING_SEED) * limits.games)).value
+
+
+def test_real_deal_level_and_grade_agree(tmp_path: Path) -> None:
+    from cli_support import run
+
+    dealt = run("deal", "--level", "expert", "--rules", "T", "--seed", "9", "-o", "g.yaml", "--json", cwd=tmp_path)
+    assert dealt.status == 0 and dealt.stderr == "", dealt
+    code = dealt.json()["deal"]
+    assert dealt.json()["level"] == "expert" and code.startswith("PY1-T-")
+    assert solved_and_replayed(code) and graded_level(code) == "expert"
+    graded = run("grade", "g.yaml", "--json", cwd=tmp_path)
+    assert graded.status == 0 and graded.json()["level"] == "expert" and graded.json()["winnable"] is True
+    assert "level expert" in run("show", "g.yaml", "--ascii", cwd=tmp_path).stdout
+    assert run("replay", "g.yaml", cwd=tmp_path).status == 0
+
+
+def test_real_daily_deal_and_errors(tmp_path: Path) -> None:
+    from cli_support import run
+
+    daily = run("deal", "--daily", "--date", "2026-03-14", "-o", "d.yaml", "--ascii", cwd=tmp_path)
+    assert daily.status == 0, daily
+    code = daily.stdout.split()[0]
+    assert solved_and_replayed(code) and graded_level(code) == "medium"
+    assert "daily deal of 2026-03-14 | level medium" in run("show", "d.yaml", "--ascii", cwd=tmp_path).stdout
+    bad = run("deal", "--daily", "--date", "2026-02-29", cwd=tmp_path)
+    assert bad.status == 2 and bad.stderr == (
+        "pyramide: bad date '2026-02-29': day is out of range for month\n") and bad.stdout == ""
+
+
+def test_real_grade_of_an_unwinnable_deal_exits_6(tmp_path: Path) -> None:
+    from cli_support import run
+
+    outcome = run("grade", "PY1-N-AAAAAAD", cwd=tmp_path)
+    assert outcome.status == 6 and "winnable:       no, proven by the solver" in outcome.stdout
