@@ -17,16 +17,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_cli import pyramide_command  # bench/ is the script's folder, first on sys.path
+
 RUNS = 10
 LEVELS = ("easy", "medium", "hard", "expert")
 MEDIAN_TARGET = 2.0
 MAX_TARGET = 10.0
 FIRST_SEED = 1000
-
-
-def pyramide_command() -> list[str]:
-    script = Path(sys.executable).with_name("pyramide")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "pyramide_cli"]
 
 
 def timed(command: list[str], cwd: Path) -> tuple[float, str]:
