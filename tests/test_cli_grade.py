@@ -198,6 +198,12 @@ def test_daily_deal_defaults_to_today(stand_in: None, tmp_path: Path, monkeypatc
     assert today["deal"] == dated["deal"] and today["daily"] == "2026-03-14"
 
 
+def test_daily_deal_without_a_date_is_the_local_date(stand_in: None, tmp_path: Path) -> None:
+    before = datetime.date.today()
+    document = invoke("deal", "--daily", "-o", str(tmp_path / "t.yaml"), "--json").json()
+    assert document["daily"] in {before.isoformat(), datetime.date.today().isoformat()}
+
+
 # -- bad input ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("args, words", [
     (["--level", "impossible"], "unknown level 'impossible': choose easy, medium, hard or expert"),
