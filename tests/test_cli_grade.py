@@ -128,7 +128,8 @@ def test_deal_level_records_the_level_and_show_displays_it(stand_in: None, tmp_p
     assert deal.number >= seed_start(7) or deal.number < 20_000  # scanned up from the seed's start
     lines = outcome.stdout.splitlines()
     assert lines[0] == f"{deal.code}  (rules N) saved to {path}"
-    assert lines[1] == f"A {level.capitalize()} deal, proven winnable"
+    article = "An" if level in ("easy", "expert") else "A"
+    assert lines[1] == f"{article} {level.capitalize()} deal, proven winnable"
     shown = invoke("show", str(path), "--ascii")
     assert f"level {level}" in shown.stdout
     assert invoke("show", str(path), "--json").json()["level"] == level

@@ -160,4 +160,7 @@ def pick_text(level: str | None, daily: str | None) -> str:
     """The line ``deal`` prints under the code for a level or daily deal."""
     if daily is not None:
         return f"The daily deal of {daily} (a Medium deal, proven winnable)"
-    return f"A {level.capitalize()} deal, proven winnable" if level else ""
+    if not level:
+        return ""
+    article = "An" if level[0] in "aeiou" else "A"
+    return f"{article} {level.capitalize()} deal, proven winnable"
