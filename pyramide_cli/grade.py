@@ -5,8 +5,8 @@
 (:attr:`LevelThresholds.games`).  The games are seeded, so a deal grades the same everywhere:
 
 * game 1, 2, … of *every* deal draw from one stream, ``random.Random(GRADING_SEED).random``
-  (Mersenne Twister MT19937 seeded by ``init_by_array`` with the seed's 32-bit words; each float is
-  ``(a >> 5, b >> 6)`` of two outputs, ``(a * 2**26 + b) / 2**53``).  Python guarantees that
+  (Mersenne Twister MT19937 seeded by ``init_by_array`` with the seed's 32-bit words; each float
+  is ``((a >> 5) * 2**26 + (b >> 6)) / 2**53`` from two 32-bit outputs ``a``, ``b``).  Python guarantees that
   ``random()`` gives the same sequence for the same integer seed on every version and machine
   (the "Notes on Reproducibility" of the ``random`` module);
 * each game takes the action ``actions[int(r * len(actions))]`` from the actions listed by
