@@ -20,7 +20,7 @@ from ..game import Game
 from ..moves import Move
 from ..position import Position
 from .budget import DEFAULT_LIMITS, Budget, LimitReached, SolveLimits
-from .lines import LineBuilder, replay_steps, step_move
+from .lines import LineBuilder, multiset_line, replay_steps, step_move
 from .relaxation import Relaxation
 from .tables import DealTables
 from .talon_search import TalonSearch
@@ -120,15 +120,8 @@ def _solve_multiset(position: Position, tables: DealTables, relaxation: Relaxati
     counts = tables.counts(position.talon)
     gains = relaxation.search(position.pyramid, counts)
     if gains is None:
-        builder = LineBuilder(position, remove_talon_kings=position.rules.strict)
-        for bits, value in relaxation.winning_line(position.pyramid, counts):
-            if value:
-                slot_card = step_move(builder.position, bits, 0).cards[0]
-                builder.reach_value_and_pair(slot_card, value)
-            else:
-                builder.reach_and_play(step_move(builder.position, bits, 0))
-        builder.finish()
-        return SolveResult(Verdict.WINNABLE, tuple(builder.moves), budget.states, budget.seconds)
+        line = multiset_line(position, relaxation.winning_line(position.pyramid, counts), position.rules.strict)
+        return SolveResult(Verdict.WINNABLE, tuple(line), budget.states, budget.seconds)
     removed_pyramid = 28 - position.pyramid.bit_count()
     removed_all = 52 - position.pyramid.bit_count() - position.talon.bit_count()
     talon_kings = (position.talon & tables.talon_kings).bit_count()

@@ -40,22 +40,22 @@ class Budget:
         self.started = time.perf_counter()
         self._max_states = limits.max_states
         self._deadline = None if limits.timeout is None else self.started + limits.timeout
-        self._next_check = CHECK_EVERY
+        self.next_check = CHECK_EVERY
 
     def tick(self) -> None:
         """Count one expanded position; raise :class:`LimitReached` once over a limit."""
         self.states += 1
-        if self.states >= self._next_check:
-            self._check()
+        if self.states >= self.next_check:
+            self.check()
 
-    def _check(self) -> None:
-        self._next_check = self.states + CHECK_EVERY
+    def check(self) -> None:
+        self.next_check = self.states + CHECK_EVERY
         if self._max_states is not None and self.states > self._max_states:
             raise LimitReached(f"searched {self._max_states:,} states")
         if self._deadline is not None and time.perf_counter() > self._deadline:
             raise LimitReached("timed out")
         if self._max_states is not None:
-            self._next_check = min(self._next_check, self._max_states + 1)
+            self.next_check = min(self.next_check, self._max_states + 1)
 
     @property
     def seconds(self) -> float:

@@ -4,7 +4,8 @@ The searches skip draws and recycles (they are deterministic) and, under draw-1,
 king as gone once it can reach the top.  A line is rebuilt on real :class:`Position` values:
 before each removal, draw (or recycle) until the engine accepts it, removing each talon king
 that reaches the top on the way; every move goes through :meth:`Position.apply`, so a line that
-comes out of here is legal by construction.
+comes out of here is legal by construction (draws, recycles and the removal of a king on top are applied
+unchecked after the engine's own ``can_draw``/``can_recycle`` and top-card tests).
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ class LineBuilder:
         self.remove_talon_kings = remove_talon_kings
         self._settle()
 
-    def play(self, move: Move) -> None:
-        self.position = self.position.apply(move)
+    def play(self, move: Move, checked: bool = True) -> None:
+        position = self.position
+        self.position = position.apply(move) if checked else position.apply_unchecked(move)
         self.moves.append(move)
         self._settle()
 
@@ -54,7 +56,7 @@ class LineBuilder:
         while not self.position.is_won:
             for card in (self.position.waste_top, self.position.stock_top if self.position.rules.stock_top else None):
                 if card is not None and card.is_king:
-                    self.position = self.position.apply(Move.king(card))
+                    self.position = self.position.apply_unchecked(Move.king(card))
                     self.moves.append(Move.king(card))
                     break
             else:
@@ -63,9 +65,9 @@ class LineBuilder:
     def advance(self) -> None:
         """One draw, or a recycle when the stock is empty."""
         if self.position.can_draw:
-            self.play(DRAW)
+            self.play(DRAW, checked=False)
         elif self.position.can_recycle:
-            self.play(RECYCLE)
+            self.play(RECYCLE, checked=False)
         else:
             raise LineError("the line needs a card the talon can no longer bring")
 
@@ -108,3 +110,57 @@ def replay_steps(position: Position, steps: Iterable[tuple[int, int]], remove_ta
         builder.reach_and_play(step_move(builder.position, pyramid_bits, talon_bits))
     builder.finish()
     return builder.moves
+
+
+def multiset_line(position: Position, abstract_line: Iterable[tuple[int, int]], strict: bool) -> list[Move]:
+    """The real moves of a multiset-game win (unlimited draw-1 recycles, no talon pairs).
+
+    Each ``(slot bit, value)`` step pairs the pyramid card with the nearest talon card of that
+    value along the draw/recycle walk; ``(bits, 0)`` steps are pyramid-only removals.  Works on
+    masks (the line is long in draws); the tests replay every line with the engine.
+    """
+    cards = position.deal.cards
+    talon_cards = cards[PYRAMID_SIZE:]
+    values = [card.rank for card in talon_cards]
+    talon, drawn = position.talon, position.drawn
+    moves: list[Move] = []
+
+    def walk_to(value: int) -> int:
+        nonlocal drawn
+        top = drawn - 1
+        if top >= 0 and values[top] == value:
+            return top
+        for sweep in range(2):
+            if sweep:
+                moves.append(RECYCLE)
+                drawn = 0
+            rest, index = talon >> drawn, drawn
+            while rest:
+                gap = (rest & -rest).bit_length()
+                index += gap
+                rest >>= gap
+                moves.append(DRAW)
+                drawn = index
+                if values[index - 1] == value:
+                    return index - 1
+        raise LineError(f"no talon card of value {value} left")
+
+    def remove_talon(index: int) -> None:
+        nonlocal talon, drawn
+        talon &= ~(1 << index)
+        drawn = (talon & ((1 << drawn) - 1)).bit_length()
+
+    for bits, value in abstract_line:
+        if not value:
+            moves.append(step_move(position, bits, 0))
+            continue
+        index = walk_to(value)
+        slot = bits.bit_length() - 1
+        moves.append(Move.pair(cards[slot], talon_cards[index]))
+        remove_talon(index)
+    if strict:
+        while talon:
+            index = walk_to(13)
+            moves.append(Move.king(talon_cards[index]))
+            remove_talon(index)
+    return moves

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .budget import Budget
 from ..layout import PYRAMID_SIZE
-from .tables import FIELD_BITS, DealTables, total_count, unit
+from .tables import FIELD_BITS, UNITS, DealTables, total_count, unit
 
 KEY_SHIFT = 28
 Gains = tuple[int, int]
@@ -101,8 +101,8 @@ class Relaxation:
             if gains[1] + 2 > best_all:
                 best_all = gains[1] + 2
         for bit, value in shape.singles:
-            step = unit(value)
-            if counts >> (FIELD_BITS * (value - 1)) & 7:
+            step = UNITS[value]
+            if counts & step * 7:
                 gains = search(pyramid & ~bit, counts - step)
                 if gains is None:
                     self.wins[key] = (bit, value)

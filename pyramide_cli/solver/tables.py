@@ -8,8 +8,6 @@ Everything the searches touch is a plain ``int``: the pyramid mask and talon mas
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..deal import Deal
 from ..layout import BASE_MASK, CONE_MASK, COVER_MASK, COVERERS, PYRAMID_SIZE, free_slots
 
@@ -24,6 +22,10 @@ def unit(value: int) -> int:
     return 0 if value == KING else 1 << (FIELD_BITS * (value - 1))
 
 
+UNITS: tuple[int, ...] = tuple(0 if value in (0, KING) else 1 << (FIELD_BITS * (value - 1)) for value in range(14))
+"""``UNITS[value] == unit(value)``, for the inner loops."""
+
+
 def count_of(counts: int, value: int) -> int:
     return counts >> (FIELD_BITS * (value - 1)) & FIELD_MASK
 
@@ -32,24 +34,33 @@ def total_count(counts: int) -> int:
     return sum(counts >> (FIELD_BITS * k) & FIELD_MASK for k in range(12))
 
 
-@dataclass(frozen=True, slots=True)
+COVERED_BY: tuple[tuple[int, ...], ...] = tuple(
+    tuple(lower for lower in range(PYRAMID_SIZE) if slot in COVERERS[lower]) for slot in range(PYRAMID_SIZE)
+)
+"""The (0–2) slots each slot lies on directly."""
+
+
 class Shape:
-    """What a pyramid shape offers, for one deal.
+    """What a pyramid shape offers, for one deal (built once per shape and cached).
 
     ``kings``: mask of the free kings.  ``pairs``: pyramid-only removals (two free cards making 13,
     or a card and the one free card still covering it under ``cover-pair``), as slot masks, the
     ones uncovering most first.  ``singles``: ``(slot bit, value needed)`` for each free non-king
-    card, to pair with a talon card.  ``by_need``: free slot bits by the talon value they need.
-    ``need``: count-vector mask of the talon values some remaining pyramid card could pair with.
-    ``wanted_talon``: mask of the talon indices (of this deal) some free card could pair with.
+    card, to pair with a talon card.  ``need``: count-vector mask of the talon values some
+    remaining pyramid card could pair with.  ``by_need``: free slot bits by the talon value they
+    need; ``wanted_talon``: mask of the talon indices some free card could pair with.
     """
 
-    kings: int
-    pairs: tuple[int, ...]
-    singles: tuple[tuple[int, int], ...]
-    by_need: dict[int, tuple[int, ...]]
-    need: int
-    wanted_talon: int
+    __slots__ = ("kings", "pairs", "singles", "need", "by_need", "wanted_talon")
+
+    def __init__(self, kings: int, pairs: tuple[int, ...], singles: tuple[tuple[int, int], ...], need: int,
+                 by_need: dict[int, tuple[int, ...]], wanted_talon: int) -> None:
+        self.kings = kings
+        self.pairs = pairs
+        self.singles = singles
+        self.need = need
+        self.by_need = by_need
+        self.wanted_talon = wanted_talon
 
 
 class DealTables:
@@ -63,9 +74,30 @@ class DealTables:
         self.talon_units: tuple[int, ...] = tuple(unit(value) for value in self.talon_values)
         self.talon_kings: int = sum(1 << t for t, value in enumerate(self.talon_values) if value == KING)
         self._shapes: dict[int, Shape] = {}
+        self._need_fields = tuple(
+            (sum(1 << slot for slot in range(PYRAMID_SIZE) if self.pyramid_values[slot] == value),
+             FIELD_MASK << (FIELD_BITS * (12 - value)))
+            for value in range(1, 13)
+        )
+        """(slots holding a value, count-vector field of the talon value pairing with it)."""
         self._value_talon = [0] * 14
         for t, value in enumerate(self.talon_values):
             self._value_talon[value] |= 1 << t
+        self.partner_slots: tuple[int, ...] = tuple(self._partner_slots(slot) for slot in range(PYRAMID_SIZE))
+        """Per slot, the pyramid slots that could ever pair with it (complementary value, not lying
+        on it nor under it; under ``cover-pair`` a card lying directly on it may)."""
+
+    def _partner_slots(self, slot: int) -> int:
+        values = self.pyramid_values
+        want = 13 - values[slot]
+        blocked = CONE_MASK[slot] | BASE_MASK[slot]
+        if self.rules.cover_pair:
+            blocked &= ~COVER_MASK[slot]
+        return sum(1 << other for other in range(PYRAMID_SIZE) if values[other] == want and not blocked >> other & 1)
+
+    def value_talon(self, value: int) -> int:
+        """Mask of the talon indices holding cards of ``value``."""
+        return self._value_talon[value]
 
     def counts(self, talon: int) -> int:
         """Count vector of the non-king talon cards in the mask ``talon``."""
@@ -90,63 +122,47 @@ class DealTables:
         kings = 0
         pairs: list[int] = []
         singles: list[tuple[int, int]] = []
-        by_need: dict[int, list[int]] = {}
+        by_need: dict[int, tuple[int, ...]] = {}
+        wanted = 0
+        cover_pair = self.rules.cover_pair
         for index, slot in enumerate(free):
             value = values[slot]
             if value == KING:
                 kings |= 1 << slot
                 continue
-            singles.append((1 << slot, 13 - value))
-            by_need.setdefault(13 - value, []).append(1 << slot)
+            bit = 1 << slot
+            want = 13 - value
+            singles.append((bit, want))
+            if want in by_need:
+                by_need[want] += (bit,)
+            else:
+                by_need[want] = (bit,)
+                wanted |= self._value_talon[want]
             for other in free[index + 1:]:
                 if value + values[other] == 13:
-                    pairs.append((1 << slot) | (1 << other))
-            if self.rules.cover_pair:
-                for lower in range(PYRAMID_SIZE):
-                    if (pyramid >> lower & 1 and slot in COVERERS[lower]
-                            and pyramid & COVER_MASK[lower] == 1 << slot and value + values[lower] == 13):
-                        pairs.append((1 << slot) | (1 << lower))
-        present = 0
-        for slot in range(PYRAMID_SIZE):
-            if pyramid >> slot & 1:
-                present |= 1 << values[slot]
+                    pairs.append(bit | 1 << other)
+            if cover_pair:
+                for lower in COVERED_BY[slot]:
+                    if pyramid & COVER_MASK[lower] == bit and value + values[lower] == 13:
+                        pairs.append(bit | 1 << lower)
         need = 0
-        for value in range(1, 13):
-            if present >> (13 - value) & 1:
-                need |= FIELD_MASK << (FIELD_BITS * (value - 1))
-        pairs.sort(key=lambda mask: -_uncovered_by(pyramid, mask))
-        wanted = 0
-        for value in by_need:
-            wanted |= self._value_talon[value]
-        return Shape(kings, tuple(pairs), tuple(singles), {v: tuple(bits) for v, bits in by_need.items()}, need, wanted)
+        for slots, field in self._need_fields:
+            if pyramid & slots:
+                need |= field
+        if len(pairs) > 1:
+            pairs.sort(key=lambda mask: -_uncovered_by(pyramid, mask))
+        return Shape(kings, tuple(pairs), tuple(singles), need, by_need, wanted)
 
 
 def _uncovered_by(pyramid: int, removed: int) -> int:
     """How many cards become free when ``removed`` leaves ``pyramid`` (a move-ordering hint)."""
-    return len(free_slots(pyramid & ~removed)) - len(free_slots(pyramid))
-
-
-def dead_pyramid_cards(tables: DealTables, pyramid: int, talon: int) -> int:
-    """Mask of pyramid cards that can never be removed: no partner left that could ever meet them.
-
-    A partner must be a talon card of the complementary value, or a pyramid card of that value
-    that neither lies on the card (cone) nor under it (base) — except, under ``cover-pair``, a card
-    lying directly on it.  Used by hints and tests; the searches get the same facts from the
-    relaxation.
-    """
-    values = tables.pyramid_values
-    talon_values = tables.talon_values
-    dead = 0
-    for slot in range(PYRAMID_SIZE):
-        if not pyramid >> slot & 1 or values[slot] == KING:
-            continue
-        want = 13 - values[slot]
-        if any(talon >> t & 1 and talon_values[t] == want for t in range(TALON_SIZE)):
-            continue
-        blocked = CONE_MASK[slot] | BASE_MASK[slot]
-        if tables.rules.cover_pair:
-            blocked &= ~COVER_MASK[slot]
-        if not any(pyramid >> other & 1 and values[other] == want and not blocked >> other & 1
-                   for other in range(PYRAMID_SIZE)):
-            dead |= 1 << slot
-    return dead
+    after = pyramid & ~removed
+    count = 0
+    rest = removed
+    while rest:
+        low = rest & -rest
+        for parent in COVERED_BY[low.bit_length() - 1]:
+            if after >> parent & 1 and not after & COVER_MASK[parent]:
+                count += 1
+        rest ^= low
+    return count

@@ -236,9 +236,16 @@ class TalonSearch:
             del path[base:]
             return False
         memo[key] = time
-        self.budget.tick()
-        self.note(pyramid, talon)
-        if not self.relaxation.can_win(pyramid, counts):
+        budget = self.budget
+        budget.states += 1
+        if budget.states >= budget.next_check:
+            budget.check()
+        if 28 - pyramid.bit_count() >= self.best[0] or 52 - pyramid.bit_count() - talon.bit_count() > self.max_all:
+            self.note(pyramid, talon)
+        relaxation = self.relaxation
+        relaxed_key = relaxation.key(pyramid, counts)
+        if relaxed_key not in relaxation.wins and (relaxed_key in relaxation.losses
+                                                   or not relaxation.can_win(pyramid, counts)):
             self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path)))
             del path[base:]
             return False
