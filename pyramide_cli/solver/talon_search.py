@@ -151,71 +151,18 @@ class TalonSearch:
     def _walk_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int):
         """Every rule set: walk the draws and recycles, looking at each card in play on the way."""
         tables = self.tables
-        shape = tables.shape(pyramid)
-        for mask in shape.pairs:
+        for mask in tables.shape(pyramid).pairs:
             yield (mask, 0), pyramid & ~mask, talon, drawn, recycles, counts
-        values = tables.talon_values
         units = tables.talon_units
-        by_need = shape.by_need
-        limit = self.limit
-        seen: set[Step] = set()
-        position, passes, current = drawn, recycles, talon
-        start_pass = recycles
-        while True:
-            removals: list[Step] = []
-            top = position - 1
-            if top >= 0:
-                value = values[top]
-                if value == 13:
-                    removals.append((0, 1 << top))
-                else:
-                    removals.extend((bit, 1 << top) for bit in by_need.get(value, ()))
-                if self.waste_pair:
-                    under = (current & ((1 << top) - 1)).bit_length() - 1
-                    if under >= 0 and values[under] + value == 13:
-                        removals.append((0, 1 << top | 1 << under))
-            stock = current >> position
-            if self.stock_top and stock:
-                up = position + (stock & -stock).bit_length() - 1
-                up_value = values[up]
-                if up_value == 13:
-                    removals.append((0, 1 << up))
-                else:
-                    removals.extend((bit, 1 << up) for bit in by_need.get(up_value, ()))
-                    if top >= 0 and values[top] + up_value == 13:
-                        removals.append((0, 1 << top | 1 << up))
-            for step in removals:
-                if step in seen:
-                    continue
-                seen.add(step)
-                after = current & ~step[1]
-                spent = 0
-                bits = step[1]
-                while bits:
-                    low = bits & -bits
-                    spent += units[low.bit_length() - 1]
-                    bits ^= low
-                yield (step, pyramid & ~step[0], after, (after & ((1 << position) - 1)).bit_length(),
-                       0 if limit is None else passes, counts - spent)
-            # advance the walk: draw, or recycle, or stop
-            if stock:
-                for _ in range(self.draw_count):
-                    if not stock:
-                        break
-                    gap = (stock & -stock).bit_length()
-                    position += gap
-                    stock >>= gap
-            elif current and (limit is None or passes < limit):
-                passes += 1
-                position = 0
-                if self.silent_kings:
-                    current &= ~tables.talon_kings
-            else:
-                return
-            if limit is None and passes > start_pass and position >= drawn and self.draw_count == 1:
-                return
-            if limit is None and passes >= start_pass + 2:
-                return  # draw-3: the second recycle starts the same cycle again
+        for _, step, after, after_drawn, passes in walk_removals(
+                tables, pyramid, talon, drawn, recycles, remove_kings=self.silent_kings):
+            spent = 0
+            bits = step[1]
+            while bits:
+                low = bits & -bits
+                spent += units[low.bit_length() - 1]
+                bits ^= low
+            yield step, pyramid & ~step[0], after, after_drawn, passes, counts - spent
 
     # -- phase 1: is there a win? --------------------------------------------------------------------
     def find_win(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> bool:
@@ -298,3 +245,67 @@ class TalonSearch:
                 self._explore(*child, root=False)
                 path.pop()
         del path[base:]
+
+
+def walk_removals(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int, remove_kings: bool):
+    """The removals involving the talon along the deterministic draw/recycle walk, first occurrences.
+
+    Yields ``(actions, step, talon after, drawn after, recycles after)``: ``actions`` is how many
+    draws and recycles lead to the removal.  ``remove_kings``: talon kings vanish at a recycle
+    (under draw-1 they are removed as they reach the top, K2).  Recycles after are 0 when
+    recycles are unlimited (they no longer matter).
+    """
+    rules = tables.rules
+    limit, draw_count = rules.recycle_limit, rules.draw_count
+    waste_pair, stock_top = rules.waste_pair, rules.stock_top
+    values = tables.talon_values
+    by_need = tables.shape(pyramid).by_need
+    seen: set[Step] = set()
+    position, passes, current, actions = drawn, recycles, talon, 0
+    while True:
+        removals: list[Step] = []
+        top = position - 1
+        if top >= 0:
+            value = values[top]
+            if value == 13:
+                removals.append((0, 1 << top))
+            else:
+                removals.extend((bit, 1 << top) for bit in by_need.get(value, ()))
+            if waste_pair:
+                under = (current & ((1 << top) - 1)).bit_length() - 1
+                if under >= 0 and values[under] + value == 13:
+                    removals.append((0, 1 << top | 1 << under))
+        stock = current >> position
+        if stock_top and stock:
+            up = position + (stock & -stock).bit_length() - 1
+            up_value = values[up]
+            if up_value == 13:
+                removals.append((0, 1 << up))
+            else:
+                removals.extend((bit, 1 << up) for bit in by_need.get(up_value, ()))
+                if top >= 0 and values[top] + up_value == 13:
+                    removals.append((0, 1 << top | 1 << up))
+        for step in removals:
+            if step not in seen:
+                seen.add(step)
+                after = current & ~step[1]
+                yield (actions, step, after, (after & ((1 << position) - 1)).bit_length(),
+                       0 if limit is None else passes)
+        if stock:  # draw
+            for _ in range(draw_count):
+                if not stock:
+                    break
+                gap = (stock & -stock).bit_length()
+                position += gap
+                stock >>= gap
+        elif current and (limit is None or passes < limit):  # recycle
+            passes += 1
+            position = 0
+            if remove_kings:
+                current &= ~tables.talon_kings
+        else:
+            return
+        actions += 1
+        if limit is None and passes > recycles and (
+                (draw_count == 1 and position >= drawn) or passes >= recycles + 2):
+            return  # one whole cycle seen (draw-3: the second recycle starts it again)
