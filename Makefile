@@ -16,8 +16,9 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
+# Goes on with my-game.yaml when there is one (a save is never dealt over), else deals it.
 play: $(STAMP)
-	$(BIN)/pyramide deal -o my-game.yaml --force
+	@[ -e my-game.yaml ] || $(BIN)/pyramide deal -o my-game.yaml --quiet
 	$(BIN)/pyramide play my-game.yaml
 
 test: $(STAMP)
@@ -26,12 +27,13 @@ test: $(STAMP)
 	$(BIN)/python -m coverage report --fail-under=90
 	$(MAKE) --no-print-directory replay-examples
 
+# Every save in examples/ replays to the outcome and score written beside it (CI regression tests).
 replay-examples: $(STAMP)
-	@for f in examples/*.yaml; do \
-		[ -e "$$f" ] || continue; \
-		echo "replay $$f"; \
-		$(BIN)/pyramide replay "$$f" || exit 1; \
-	done
+	$(BIN)/pyramide replay examples/r24-worked-example.yaml --expect playing --expect-score 30
+	$(BIN)/pyramide replay examples/won-n.yaml --expect won --expect-score 280
+	$(BIN)/pyramide replay examples/stuck-n.yaml --expect playing --expect-score 70
+	$(BIN)/pyramide replay examples/lost-o.yaml --expect lost --expect-score 60
+	$(BIN)/pyramide show examples/r24-layout.yaml --ascii > /dev/null
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do \

@@ -69,6 +69,8 @@ class Move:
         except CardError as error:
             raise MoveSyntaxError(f"not a move: {text!r}: {error}") from None
         if len(cards) == 2:
+            if cards[0] == cards[1]:
+                raise MoveSyntaxError(f"not a move: {text!r} names the same card twice")
             return cls.pair(cards[0], cards[1])
         if not cards[0].is_king:
             raise MoveSyntaxError(

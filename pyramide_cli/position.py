@@ -350,5 +350,9 @@ class Position:
 
     # -- misc ---------------------------------------------------------------------------------
     def key(self) -> tuple[int, int, int, int]:
-        """What identifies the situation for play (the foundation's order aside)."""
-        return (self.pyramid, self.talon, self.drawn, self.recycles)
+        """What decides the rest of the game: equal keys have the same futures.
+
+        The foundation's order is left out, and so is the recycle count when recycles are unlimited.
+        """
+        recycles = self.recycles if self.rules.recycle_limit is not None else 0
+        return (self.pyramid, self.talon, self.drawn, recycles)

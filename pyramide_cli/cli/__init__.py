@@ -1,0 +1,19 @@
+"""The ``pyramide`` command line: a Typer app with one module per group of commands.
+
+To add commands, write ``cli/<name>_commands.py`` using ``from .app import app`` and
+``@app.command()``, then import it below.  Exit statuses live in :mod:`.exit_codes`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .app import app, narrowed
+from . import deal_commands, play_commands, replay_commands  # noqa: F401, E402 - they register commands
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    """Entry point of the ``pyramide`` script."""
+    narrowed(app, sys.argv[1:])()

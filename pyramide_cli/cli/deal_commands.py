@@ -1,0 +1,146 @@
+"""``pyramide deal`` (a new game in a save file) and ``pyramide show`` (the board of a file or code)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from ..deal import Deal, looks_like_code
+from ..files import FileAccessError, SaveLock, read_text
+from ..game import Game
+from ..render import Extras, game_state, render_board
+from ..rules import Rules
+from ..save import LAYOUT_KEY, SaveData, game_from_save, parse_save, write_save
+from .app import app
+from .common import (
+    AsciiOption, FrenchOption, JsonOption, RevealOption, board_style, echo, emit_json, extras_of, reporting,
+    usage_error,
+)
+
+DEAL_HELP = """Deal a new game and write it to a save file; print its code and the board.
+
+Without CODE the deal number is random.  A deal code (R21-R22, case-insensitive) deals exactly
+the same cards under the same rules on any machine; --rules deals the same number under other
+rules (R23: same pyramid).  --from-layout starts a custom deal (R24) from a layout file
+(docs/cli.md).  The file is pyramide-<code>.yaml unless -o says otherwise, and an existing file
+is never overwritten without --force.
+
+\b
+Rules: a preset N (default), T (3 passes), E (2 passes) or O (1 pass), then +variants:
+  strict, recycles=K, waste-pair, cover-pair, stock-top, draw-3   e.g. T+strict
+
+\b
+Examples:
+  pyramide deal                                # random deal under N
+  pyramide deal PY1-N-AAAAAAS -o g.yaml        # that exact deal
+  pyramide deal --rules T+strict -o hard.yaml
+  pyramide deal --from-layout examples/r24-layout.yaml -o r24.yaml
+  pyramide deal --json                         # code, file and position as JSON
+
+Exit: 0 ok, 2 bad rules or options, 4 bad code or layout file, 5 file exists or cannot be written.
+"""
+
+SHOW_HELP = """Show the board of a save file, of a layout file, or of a fresh deal given by its code.
+
+The pyramid on top, stock and waste below on the left, the foundation below on the right, then
+the status line: code, score, moves, pass (`pass 2 of 3`; `pass 2` when recycles are unlimited),
+stock count, time played, selection and outcome.  Red suits are red on a terminal (never with
+NO_COLOR); blocked cards are dim; the selected card is highlighted.
+
+\b
+Examples:
+  pyramide show g.yaml
+  pyramide show py1-n-aaaaaas --ascii          # codes are case-insensitive
+  pyramide show g.yaml --json --reveal         # JSON, with the face-down stock
+
+Exit: 0 ok, 4 bad code or file, 5 missing or unreadable file.
+"""
+
+_LAYOUT_LINE = re.compile(rf"^{LAYOUT_KEY}\s*:", re.MULTILINE)
+
+
+@app.command(help=DEAL_HELP, short_help="Deal a new game into a save file; print its code and board.")
+def deal(
+    code: Annotated[Optional[str], typer.Argument(metavar="CODE", help="A deal code such as PY1-N-AAAAAAS; random when left out.", show_default=False)] = None,
+    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict, N+recycles=2 (default N, or the code's).", show_default=False)] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="The save file to write (default pyramide-<code>.yaml).", show_default=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+    from_layout: Annotated[Optional[str], typer.Option("--from-layout", metavar="LAYOUT", help="Start a custom deal from a layout file (R24).", show_default=False)] = None,
+    assist: Annotated[bool, typer.Option("--assist/--no-assist", help="Error help (R15) saved with the game.")] = True,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the code.")] = False,
+    json_output: JsonOption = False,
+    ascii: AsciiOption = False,
+    french: FrenchOption = False,
+) -> None:
+    with reporting(json_output):
+        if code is not None and from_layout is not None:
+            raise usage_error("give a deal code or --from-layout, not both")
+        chosen_rules = Rules.parse(rules) if rules is not None else None
+        new_deal = _make_deal(code, chosen_rules, from_layout)
+        path = Path(output) if output else Path(f"pyramide-{new_deal.code}.yaml")
+        data = SaveData.new(new_deal, assist=assist)
+        with SaveLock(path):
+            if not force and (path.exists() or path.is_symlink()):
+                raise FileAccessError(f"{str(path)!r} already exists: add --force to overwrite it, or -o to name another file")
+            write_save(path, data)
+        game = Game(new_deal, assist)
+        if json_output:
+            emit_json({"ok": True, "file": str(path), "number": new_deal.number, "custom": new_deal.is_custom,
+                       **game_state(game)})
+        elif quiet:
+            echo(new_deal.code)
+        else:
+            echo(f"{new_deal.code}  (rules {new_deal.rules.name}) saved to {path}")
+            echo(render_board(game, board_style(ascii, french)))
+
+
+def _make_deal(code: str | None, rules: Rules | None, layout: str | None) -> Deal:
+    if layout is not None:
+        from ..layout_file import read_layout
+
+        return read_layout(layout, rules)
+    if code is not None:
+        dealt = Deal.from_code(code)
+        return dealt.with_rules(rules) if rules is not None else dealt
+    import secrets
+
+    from ..deal import MAX_DEAL_NUMBER
+
+    return Deal.from_number(secrets.randbelow(MAX_DEAL_NUMBER + 1), rules or Rules())
+
+
+def load_target(target: str) -> tuple[Game, Any, str | None]:
+    """The game shown for ``FILE|CODE``: a save, a layout file, or a fresh deal; with the save's data."""
+    path = Path(target)
+    if path.exists():
+        text = read_text(path)
+        if _LAYOUT_LINE.search(text):
+            from ..layout_file import parse_layout
+
+            return Game(parse_layout(text, f"bad layout file {target!r}")), None, str(path)
+        source = f"bad save file {target!r}"
+        data = parse_save(text, source)
+        return game_from_save(data, source), data, str(path)
+    if looks_like_code(target):
+        return Game(Deal.from_code(target)), None, None
+    raise FileAccessError(f"cannot read {target!r}: no such file (nor a deal code such as PY1-N-AAAAAAS)")
+
+
+@app.command(help=SHOW_HELP, short_help="Show the board of a save file, a layout file or a deal code.", no_args_is_help=True)
+def show(
+    target: Annotated[str, typer.Argument(metavar="FILE|CODE", help="A save file, a layout file or a deal code.", show_default=False)],
+    reveal: RevealOption = False,
+    json_output: JsonOption = False,
+    ascii: AsciiOption = False,
+    french: FrenchOption = False,
+) -> None:
+    with reporting(json_output):
+        game, data, file = load_target(target)
+        extras = extras_of(data) if data is not None else Extras()
+        if json_output:
+            emit_json({"ok": True, "file": file, **game_state(game, extras, reveal=reveal)})
+        else:
+            echo(render_board(game, board_style(ascii, french), extras, reveal=reveal))

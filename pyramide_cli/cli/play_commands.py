@@ -1,0 +1,134 @@
+"""``pyramide play``: taps and moves from the arguments, from stdin, or at an interactive prompt."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from ..render import Style, card_name, game_state, render_board
+from ..session import PlayResult, Step, describe, play_words, refusal_line
+from .app import app
+from .common import (
+    AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of,
+    reporting, say_error, usage_error,
+)
+from .exit_codes import ExitStatus
+
+PLAY_HELP = """Play taps and moves on a save file (R11-R15).
+
+With TAP_OR_MOVE arguments they are applied in order; the first one refused stops the command
+(exit 3) and what came before it stays played.  Without arguments, one tap or move is read per
+line from stdin when it is not a terminal, else an interactive prompt starts (hint, undo, help,
+quit).  The selection persists in the file between commands, so `play g.yaml 10C` then
+`play g.yaml 3S` removes the pair.  After a refused pair tap the second card stays selected
+(R13) and that selection is saved; any other refusal leaves the file byte-for-byte unchanged.
+
+\b
+Taps:  7C  10♣  T♣  RD (French)  stock (draw or recycle)  waste (the top waste card)
+Moves: 10C+3S  KD  draw  recycle  undo
+
+\b
+Examples:
+  pyramide play g.yaml KD 10C 3S          # remove K♦, then the pair 10♣+3♠
+  pyramide play g.yaml draw --quiet       # draw a card, print nothing
+  printf 'draw\\nKS\\n' | pyramide play g.yaml
+  pyramide play g.yaml 7C 7S --json       # exit 3: the sum must equal 13
+
+Exit: 0 ok, 2 unreadable tap or move, 3 refused, 4 bad save file, 5 missing file or lock timeout.
+"""
+
+
+def step_document(step: Step) -> dict[str, Any]:
+    result = step.result
+    return {
+        "input": step.text,
+        "action": result.action.value,
+        "move": None if result.move is None else str(result.move),
+        "refusal": None if result.refusal is None else result.refusal.value,
+        "message": result.message,
+        "points": step.points,
+        "score": step.score,
+        "selected": None if step.selected is None else str(step.selected),
+    }
+
+
+def play_document(path: Path, results: list[PlayResult], last: PlayResult | None, **extra: Any) -> dict[str, Any]:
+    """The JSON document of a ``play`` command, batch or session (``docs/cli.md``)."""
+    refused = next((result.refused for result in results if result.refused is not None), None)
+    document: dict[str, Any] = {"ok": refused is None}
+    if refused is not None:
+        assert refused.result.refusal is not None
+        document["error"] = {
+            "kind": kind_of(ExitStatus.ILLEGAL_MOVE),
+            "exit_status": int(ExitStatus.ILLEGAL_MOVE),
+            "message": refusal_line(refused),
+            "refusal": refused.result.refusal.value,
+            "input": refused.text,
+        }
+    document.update({
+        "file": str(path),
+        "steps": [step_document(step) for result in results for step in result.steps],
+        "refused": None if refused is None else step_document(refused),
+        "written": any(result.written for result in results),
+        **extra,
+    })
+    if last is not None:
+        document["state"] = game_state(last.game, extras_of(last.data))
+    return document
+
+
+def print_steps(result: PlayResult, style: Style) -> None:
+    name = (lambda card: card_name(card, style))
+    for step in result.steps:
+        echo(f"{step.text}: {describe(step, name)}")
+
+
+@app.command(help=PLAY_HELP, short_help="Play taps and moves: arguments, stdin or an interactive prompt.", no_args_is_help=True)
+def play(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="The save file (made by `pyramide deal`).", show_default=False)],
+    taps: Annotated[Optional[list[str]], typer.Argument(metavar="TAP_OR_MOVE", help="Taps or moves, applied in order.", show_default=False)] = None,
+    assist: Annotated[Optional[bool], typer.Option("--assist/--no-assist", help="Error help (R15) for this command; default: the file's setting (on unless dealt with --no-assist).", show_default=False)] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success (messages of refusals still go to stderr).")] = False,
+    json_output: JsonOption = False,
+    ascii: AsciiOption = False,
+    french: FrenchOption = False,
+) -> None:
+    path = Path(file)
+    style = board_style(ascii, french)
+    with reporting(json_output):
+        if taps:
+            from .interactive import SESSION_WORDS
+
+            session_word = next((tap for tap in taps if tap.lower() in SESSION_WORDS), None)
+            if session_word is not None:
+                raise usage_error(f"{session_word!r} works in a play session (`pyramide play {file}` at a "
+                                  "prompt, or a line of stdin), not as an argument")
+            result = play_words(path, taps, assist=assist)
+            if not (json_output or quiet):
+                print_steps(result, style)
+            finish(path, [result], result, style, json_output, quiet)
+            return
+        from .interactive import run_session
+
+        interactive = sys.stdin.isatty() and not json_output
+        results, last, extra = run_session(path, sys.stdin, interactive, assist, style, json_output, quiet)
+        finish(path, results, last, style, json_output, quiet or interactive, **extra)
+
+
+def finish(path: Path, results: list[PlayResult], last: PlayResult | None, style: Style,
+           json_output: bool, quiet: bool, **extra: Any) -> None:
+    """Print the JSON document or the board (the steps are printed as they happen); exit 3 on a refusal."""
+    refused = next((result.refused for result in results if result.refused is not None), None)
+    if json_output:
+        emit_json(play_document(path, results, last, **extra))
+    else:
+        if not quiet and last is not None:
+            echo(render_board(last.game, style, extras_of(last.data)))
+        if refused is not None:
+            say_error(refusal_line(refused, lambda card: card_name(card, style)))
+    if refused is not None:
+        raise typer.Exit(int(ExitStatus.ILLEGAL_MOVE))
+

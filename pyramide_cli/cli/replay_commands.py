@@ -1,0 +1,165 @@
+"""``pyramide replay``: re-play a save's history from its deal code and check what the file says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from ..game import Game
+from ..render import Style, game_state, render_board
+from ..save import STATUSES, Replay, SaveData, read_save, replay as replay_save
+from .app import app
+from .common import (
+    AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, reporting, say_error,
+    usage_error,
+)
+from .exit_codes import ExitStatus
+
+REPLAY_HELP = """Re-play a save file's history from its deal code and check the recorded score, move
+counter, status and selection against it.
+
+Exit 0 when everything agrees (and every --expect holds); exit 1 naming the first divergence,
+e.g. an action the rules refuse or a score the history does not give.  Made for CI: a recorded
+game of a known deal is a regression test of the engine.
+
+\b
+Examples:
+  pyramide replay g.yaml
+  pyramide replay examples/won-n.yaml --expect won --expect-score 280
+  pyramide replay g.yaml --upto 0                # the board as dealt
+  pyramide replay g.yaml --upto 5                # the board after the first 5 actions
+  pyramide replay g.yaml --step --ascii          # every position, one after the other
+
+Exit: 0 agrees, 1 divergence or --expect not met, 2 bad option, 4 bad save file, 5 missing file.
+"""
+
+
+def _expectations(game: Game, expect: str | None, expect_score: int | None) -> list[dict[str, Any]]:
+    checks = []
+    if expect is not None:
+        actual = game.outcome.value
+        checks.append({"check": "status", "expected": expect, "actual": actual, "ok": actual == expect})
+    if expect_score is not None:
+        checks.append({"check": "score", "expected": expect_score, "actual": game.score, "ok": game.score == expect_score})
+    return checks
+
+
+def _prefix_game(data: SaveData, actions: int) -> Game:
+    """The game after the first ``actions`` entries of the history (stopping at an illegal one)."""
+    game = Game(data.deal_object(), data.assist)
+    for move in data.history[:actions]:
+        if game.refusal(move) is not None:
+            break
+        game.apply(move)
+    return game
+
+
+def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, Any]]:
+    """Every position of the replay: printed at once in text mode, returned for JSON."""
+    game = Game(data.deal_object(), data.assist)
+    documents = []
+
+    def emit(number: int, move: str | None) -> None:
+        if json_output:
+            state = game_state(game)
+            del state["history"]
+            documents.append({"action": number, "move": move, "state": state})
+        else:
+            echo(f"-- start of {data.deal}" if move is None else f"-- action {number}: {move}")
+            echo(render_board(game, style))
+            echo()
+
+    emit(0, None)
+    for number, move in enumerate(data.history, start=1):
+        if game.refusal(move) is not None:
+            break
+        game.apply(move)
+        emit(number, str(move))
+    return documents
+
+
+def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, Any]]) -> str:
+    game = result.game
+    verdict = "agrees with the file" if result.first is None else "DIVERGES from the file"
+    lines = [
+        f"replay {path}: {len(data.history)} actions, score {game.score}, moves {game.move_count}, "
+        f"{game.outcome.value}: {verdict}"
+    ]
+    lines += [f"  {divergence.message}" for divergence in result.divergences]
+    for check in checks:
+        lines.append(f"  expect {check['check']} {check['expected']}: {'ok' if check['ok'] else 'FAILED, got ' + str(check['actual'])}")
+    return "\n".join(lines)
+
+
+@app.command(help=REPLAY_HELP, short_help="Replay a save from its deal code; check score, moves and status.", no_args_is_help=True)
+def replay(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="The save file to check.", show_default=False)],
+    expect: Annotated[Optional[str], typer.Option("--expect", metavar="won|lost|playing", help="Fail (exit 1) unless the replayed game has this status.", show_default=False)] = None,
+    expect_score: Annotated[Optional[int], typer.Option("--expect-score", metavar="N", help="Fail (exit 1) unless the replayed score is N.", show_default=False)] = None,
+    step: Annotated[bool, typer.Option("--step", help="Print every position of the replay.")] = False,
+    upto: Annotated[Optional[int], typer.Option("--upto", metavar="N", help="Show the position after the first N actions.", show_default=False)] = None,
+    json_output: JsonOption = False,
+    ascii: AsciiOption = False,
+    french: FrenchOption = False,
+) -> None:
+    path = Path(file)
+    style = board_style(ascii, french)
+    with reporting(json_output):
+        if expect is not None and expect.lower() not in STATUSES:
+            raise usage_error(f"--expect {expect!r}: expected one of {', '.join(STATUSES)}")
+        expect = None if expect is None else expect.lower()
+        data = read_save(path)
+        if upto is not None and not 0 <= upto <= len(data.history):
+            raise usage_error(f"--upto {upto}: the history has {len(data.history)} actions (0 to {len(data.history)})")
+        result = replay_save(data)
+        checks = _expectations(result.game, expect, expect_score)
+        shown = result.game if upto is None else _prefix_game(data, upto)
+        steps = _steps(data, style, json_output) if step else []
+        failures = [divergence.message for divergence in result.divergences]
+        failures += [f"expected {check['check']} {check['expected']}, replay gives {check['actual']}"
+                     for check in checks if not check["ok"]]
+        if json_output:
+            document = _document(path, data, result, checks, shown, steps, upto)
+            if failures:
+                document["ok"] = False
+                document["error"] = {"kind": kind_of(ExitStatus.CHECK_FAILED),
+                                     "exit_status": int(ExitStatus.CHECK_FAILED), "message": failures[0]}
+            emit_json(document)
+        else:
+            if upto is not None:
+                echo(render_board(shown, style))
+            echo(_report(path, data, result, checks))
+            if failures:
+                say_error(f"{path}: {failures[0]}")
+        if failures:
+            raise typer.Exit(int(ExitStatus.CHECK_FAILED))
+
+
+def _document(path: Path, data: SaveData, result: Replay, checks: list[dict[str, Any]], shown: Game,
+              steps: list[dict[str, Any]], upto: int | None) -> dict[str, Any]:
+    game = result.game
+    document: dict[str, Any] = {
+        "ok": True,
+        "file": str(path),
+        "deal": data.deal,
+        "actions": len(data.history),
+        "score": game.score,
+        "moves": game.move_count,
+        "status": game.outcome.value,
+        "agrees": result.first is None,
+        "divergence": None if result.first is None else _divergence(result.first),
+        "divergences": [_divergence(divergence) for divergence in result.divergences],
+        "expectations": checks,
+        "upto": upto,
+        "state": game_state(shown, extras_of(data) if upto is None else extras_of(None)),
+    }
+    if steps:
+        document["steps"] = steps
+    return document
+
+
+def _divergence(divergence: Any) -> dict[str, Any]:
+    return {"field": divergence.field, "recorded": divergence.recorded, "replayed": divergence.replayed,
+            "action": divergence.action, "message": divergence.message}

@@ -1,0 +1,81 @@
+"""Layout files: a custom deal (R24) written as a person reads a table, for ``deal --from-layout``.
+
+::
+
+    pyramide-layout: 1
+    rules: N                 # optional (default N); any --rules form
+    rows:                    # the pyramid, apex first: 7 rows of 1 … 7 cards
+      - [JD]
+      - [6C, 7H]
+      - ...
+    waste: 7D                # the face-up waste card: required under N, absent under T, E, O
+    stock: [2C, ...]         # optional, top (drawn first) first; omitted: the cards not named
+                             # anywhere, in deck order (clubs A-K, diamonds, hearts, spades)
+
+Card names are read like everywhere else (``10C``, ``10♣``, ``Tc``, French ``RD``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .deal import Deal
+from .errors import DealCodeError, RulesError
+from .files import read_text
+from .rules import Rules
+from .save import LAYOUT_KEY, SaveFileError, load_yaml
+
+LAYOUT_VERSION = 1
+_KEYS = (LAYOUT_KEY, "rules", "rows", "waste", "stock")
+
+
+class LayoutFileError(DealCodeError):
+    """A layout file that does not describe a deal."""
+
+
+def parse_layout(text: str, source: str = "layout file", rules: Rules | None = None) -> Deal:
+    """The custom deal a layout file describes; ``rules`` (from ``--rules``) overrides the file's."""
+    try:
+        document = load_yaml(text, source)
+    except SaveFileError as error:
+        raise LayoutFileError(str(error)) from None
+    if not isinstance(document, dict) or LAYOUT_KEY not in document:
+        raise LayoutFileError(f"{source}: not a pyramide layout file (no {LAYOUT_KEY!r} version line)")
+    version = document[LAYOUT_KEY]
+    if version != LAYOUT_VERSION or isinstance(version, bool):
+        raise LayoutFileError(f"{source}: layout format {version!r} is not supported (this pyramide reads {LAYOUT_VERSION})")
+    unknown = [str(key) for key in document if key not in _KEYS]
+    if unknown:
+        raise LayoutFileError(f"{source}: unknown key {unknown[0]!r} (a layout has {', '.join(_KEYS)})")
+    if rules is None:
+        rules_text = document.get("rules", "N")
+        try:
+            rules = Rules.parse(str(rules_text))
+        except RulesError as error:
+            raise LayoutFileError(f"{source}: rules: {error}") from None
+    rows = document.get("rows")
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise LayoutFileError(f"{source}: rows: expected 7 lists of cards, apex first ([JD], [6C, 7H], …)")
+    stock = document.get("stock")
+    if stock is not None and not isinstance(stock, list):
+        raise LayoutFileError(f"{source}: stock: expected a list of cards, top first")
+    try:
+        return Deal.from_layout(
+            [[_name(card) for card in row] for row in rows],
+            stock=None if stock is None else [_name(card) for card in stock],
+            waste=None if document.get("waste") is None else _name(document["waste"]),
+            rules=rules,
+        )
+    except DealCodeError as error:
+        raise LayoutFileError(f"{source}: {error}") from None
+
+
+def _name(card: Any) -> str:
+    """YAML may read a bare ``10`` as a number: give the parser the text so its error quotes it."""
+    return card if isinstance(card, str) else str(card)
+
+
+def read_layout(path: Path | str, rules: Rules | None = None) -> Deal:
+    return parse_layout(read_text(path), f"bad layout file {str(path)!r}", rules)
+

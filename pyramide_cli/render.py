@@ -1,0 +1,268 @@
+"""Text and data views of a game: the board as a person wants to see it, and the ``--json`` state.
+
+The board follows the screen of seed 003: the pyramid on top, the stock and the waste below on
+the left, the foundation (the "home pile") below on the right, then the status line::
+
+                       J♦
+                    6♣    7♥
+                 A♠    4♦    Q♠
+                          …
+     7♣   10♣    3♥    4♥    3♠    K♦    7♠
+
+     stock 23   waste  7♦                  foundation  —
+     PY1-N-… · score 0 · moves 0 · pass 1 · stock 23 · time 0:00 · playing
+
+Colour (red suits red, blocked cards dim, the selection in reverse video) is plain ANSI, so no
+rendering library is imported; the caller decides when to use it (a terminal, no ``NO_COLOR``).
+ASCII style writes ``10C`` instead of ``10♣`` and ``.`` for a removed card.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import IO, Any
+
+from .cards import Card
+from .game import Game
+from .position import Outcome, Position
+
+CELL = 6
+"""Width of one card in the pyramid; rows are indented by half of it."""
+PYRAMID_WIDTH = 7 * CELL
+
+_RESET = "\x1b[0m"
+_RED = "31"
+_DIM = "2"
+_REVERSE = "7"
+_BOLD = "1"
+_SYMBOLS = "♣♦♥♠·—"
+WON_MESSAGE = "You won: the pyramid is cleared"
+NO_MORE_MOVES_MESSAGE = "No more moves possible"
+
+
+@dataclass(frozen=True)
+class Style:
+    """How to draw: ANSI colour, ASCII only (no suit symbols), French rank letters (R D V)."""
+
+    color: bool = False
+    ascii: bool = False
+    french: bool = False
+
+
+def wants_color(stream: IO[str]) -> bool:
+    """Colour only on a terminal, never with ``NO_COLOR`` set (no-color.org) or ``TERM=dumb``."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def can_encode_symbols(stream: IO[str]) -> bool:
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        _SYMBOLS.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def style_for(stream: IO[str], ascii: bool = False, french: bool = False) -> Style:
+    """The style for output to ``stream``: ASCII when asked or when the stream cannot show ``♣``."""
+    plain = ascii or not can_encode_symbols(stream)
+    return Style(color=not ascii and wants_color(stream), ascii=plain, french=french)
+
+
+def _paint(text: str, style: Style, *codes: str) -> str:
+    codes = tuple(code for code in codes if code)
+    if not style.color or not codes:
+        return text
+    return f"\x1b[{';'.join(codes)}m{text}{_RESET}"
+
+
+def card_name(card: Card, style: Style) -> str:
+    """``10♣`` (or ``10C`` in ASCII, ``R♦`` in French letters), without colour."""
+    return card.name(symbols=not style.ascii, french=style.french)
+
+
+def card_text(card: Card, style: Style, dim: bool = False) -> str:
+    return _paint(card_name(card, style), style, _RED if card.suit.is_red else "", _DIM if dim else "")
+
+
+def format_duration(seconds: float) -> str:
+    """``0:42``, ``12:05``, ``1:02:03``."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What a save adds to a game: time played (R19), level and daily date (issue 5)."""
+
+    time_played: float = 0.0
+    level: str | None = None
+    daily: str | None = None
+
+
+# -- the board ---------------------------------------------------------------------------------
+def _cell(card: Card | None, position: Position, selected: Card | None, style: Style) -> str:
+    """One card in :data:`CELL` columns: `` 10♦  ``, ``  J♦  ``, ``[10♦] `` when selected, ``   ·  ``."""
+    if card is None:
+        return _paint("   .  " if style.ascii else "   ·  ", style, _DIM)
+    name = card_name(card, style)
+    padding = " " * (3 - len(name))
+    if card == selected:
+        return padding + _paint(f"[{name}]", style, _RED if card.suit.is_red else "", _REVERSE, _BOLD) + " "
+    return " " + padding + card_text(card, style, dim=not position.is_playable(card)) + "  "
+
+
+def pyramid_lines(game: Game, style: Style) -> list[str]:
+    position = game.position
+    lines = []
+    for index, row in enumerate(position.rows()):
+        indent = " " * ((6 - index) * CELL // 2)
+        lines.append((indent + "".join(_cell(card, position, game.selected, style) for card in row)).rstrip())
+    return lines
+
+
+def playable_waste(position: Position) -> list[Card]:
+    """The waste cards in play: the top one (and the one under it under ``waste-pair``), bottom first."""
+    waste = position.waste
+    return [card for card in waste[-2:] if position.is_playable(card)]
+
+
+def talon_line(game: Game, style: Style) -> str:
+    """Stock and waste on the left, the foundation on the right (seed 003's layout)."""
+    position = game.position
+    dash = "-" if style.ascii else "—"
+    stock_top = position.stock_top if position.rules.stock_top else None
+    stock = f"stock {position.stock_count:>2}"
+    if stock_top is not None:
+        stock += " " + _marked(stock_top, game, style)
+    waste_cards = playable_waste(position)
+    waste = "waste " + (" ".join(_marked(card, game, style) for card in waste_cards) if waste_cards else dash)
+    if len(position.waste) > len(waste_cards):
+        waste += f" (+{len(position.waste) - len(waste_cards)} under)"
+    foundation_cards = position.foundation
+    foundation = "foundation " + (
+        f"{card_text(foundation_cards[-1], style)} ({len(foundation_cards)})" if foundation_cards else dash)
+    left = f" {stock}   {waste}"
+    gap = max(3, PYRAMID_WIDTH - _visible_length(left) - _visible_length(foundation))
+    return left + " " * gap + foundation
+
+
+def _marked(card: Card, game: Game, style: Style) -> str:
+    if card == game.selected:
+        return _paint(f"[{card_name(card, style)}]", style, _RED if card.suit.is_red else "", _REVERSE, _BOLD)
+    return card_text(card, style)
+
+
+def _visible_length(text: str) -> int:
+    length, escape = 0, False
+    for char in text:
+        if char == "\x1b":
+            escape = True
+        elif escape:
+            escape = char != "m"
+        else:
+            length += 1
+    return length
+
+
+def pass_text(position: Position) -> str:
+    """``pass 2 of 3``, or ``pass 2`` when recycles are unlimited (N)."""
+    passes = position.rules.passes
+    return f"pass {position.pass_number}" + ("" if passes is None else f" of {passes}")
+
+
+def outcome_text(game: Game) -> str:
+    outcome = game.outcome
+    if outcome is Outcome.WON:
+        return "won"
+    return "lost" if outcome is Outcome.LOST else "playing"
+
+
+def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
+    """Code, score, moves, pass, stock count, time played, selection and outcome on one line."""
+    position = game.position
+    parts = [game.deal.code]
+    if extras.daily:
+        parts.append(f"daily {extras.daily}")
+    if extras.level:
+        parts.append(f"level {extras.level}")
+    parts += [
+        f"score {game.score}",
+        f"moves {game.move_count}",
+        pass_text(position),
+        f"stock {position.stock_count}",
+        f"time {format_duration(extras.time_played)}",
+    ]
+    if game.selected is not None:
+        parts.append(f"selected {card_name(game.selected, style)}")
+    parts.append(outcome_text(game))
+    return (" | " if style.ascii else " · ").join(parts)
+
+
+def render_board(game: Game, style: Style = Style(), extras: Extras = Extras(), reveal: bool = False) -> str:
+    """The whole board as text (no trailing newline)."""
+    lines = pyramid_lines(game, style)
+    lines += ["", talon_line(game, style)]
+    if reveal:
+        stock = game.position.stock
+        lines.append(" stock, top first: " + (" ".join(card_text(card, style) for card in stock) or "(empty)"))
+    lines.append(" " + status_line(game, style, extras))
+    if game.outcome is Outcome.WON:
+        lines.append(" " + _paint(WON_MESSAGE, style, _BOLD))
+    elif game.outcome is Outcome.LOST:
+        lines.append(" " + _paint(NO_MORE_MOVES_MESSAGE, style, _BOLD))
+    return "\n".join(lines)
+
+
+# -- the --json state --------------------------------------------------------------------------
+def playable_cards(position: Position) -> list[Card]:
+    """Every card that can take part in a removal now: free pyramid cards, then talon cards in play."""
+    cards = list(position.free_cards) + playable_waste(position)
+    stock_top = position.stock_top
+    if stock_top is not None and position.is_playable(stock_top):
+        cards.append(stock_top)
+    return cards
+
+
+def game_state(game: Game, extras: Extras = Extras(), reveal: bool = False) -> dict[str, Any]:
+    """The state documented in ``docs/cli.md`` (card names in the canonical ASCII notation)."""
+    position = game.position
+    rules = position.rules
+    names = _names
+    state: dict[str, Any] = {
+        "deal": game.deal.code,
+        "rules": rules.name,
+        "pyramid": [[None if card is None else str(card) for card in row] for row in position.rows()],
+        "waste": names(position.waste),
+        "stock_count": position.stock_count,
+        "foundation": names(position.foundation),
+        "free": names(position.free_cards),
+        "playable": names(playable_cards(position)),
+        "legal_moves": [str(move) for move in game.legal_moves()],
+        "score": game.score,
+        "moves": game.move_count,
+        "status": game.outcome.value,
+        "selected": None if game.selected is None else str(game.selected),
+        "pass": position.pass_number,
+        "passes": rules.passes,
+        "pyramid_removed": position.pyramid_removed,
+        "cards_removed": position.cards_removed,
+        "undo_available": game.undo_depth,
+        "time_played": round(extras.time_played, 1),
+        "level": extras.level,
+        "daily": extras.daily,
+        "history": [str(move) for move in game.history],
+    }
+    if reveal:
+        state["stock"] = names(position.stock)
+    return state
+
+
+def _names(cards: Any) -> list[str]:
+    return [str(card) for card in cards]

@@ -1,0 +1,448 @@
+"""The YAML save file (format 1): read, validate strictly, migrate, replay, write atomically.
+
+A save holds everything needed to reproduce a game: the deal code and the history in the
+canonical move notation (undos included, so the move counter replays).  Score, move counter and
+status are *recorded* too, so a reader (or a CI job) sees them at a glance and so a file that does
+not agree with its own history is caught: on load the history is replayed with the engine and
+any disagreement is a bad file naming the field.  ``replay`` reports the first divergence instead.
+
+Format 1, keys in this order (``docs/cli.md`` is the reference)::
+
+    pyramide-save: 1          # format version, always first
+    deal: PY1-N-AAAAAAS       # the deal code: authoritative
+    rules: N                  # human form of the code's rules (must agree with the code)
+    status: playing           # playing | won | lost
+    score: 20
+    moves: 2                  # the move counter (R19): removals, draws, recycles
+    time_played: 42.5         # seconds, optional (default 0)
+    selected: null            # a selected card (R13), optional
+    assist: true              # error help (R15), optional (default true)
+    level: medium             # optional: easy | medium | hard | expert (issue 5)
+    daily: '2026-11-29'       # optional: the date of a daily deal (issue 5)
+    history: [KD, 10C+3S]     # canonical notation, undos included
+
+Unknown keys are errors; files of a newer format are refused; older formats are migrated by
+:data:`MIGRATIONS` (none yet: 1 is the first format).  YAML is read with a safe loader only, and
+duplicate keys are errors (plain PyYAML would silently keep the last one).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .cards import Card, parse_card
+from .deal import Deal
+from .errors import CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError
+from .files import atomic_write, read_text
+from .game import Game
+from .moves import Move
+from .rules import Rules
+
+FORMAT_KEY = "pyramide-save"
+FORMAT_VERSION = 1
+LAYOUT_KEY = "pyramide-layout"
+STATUSES = ("playing", "won", "lost")
+LEVELS = ("easy", "medium", "hard", "expert")
+REQUIRED_KEYS = (FORMAT_KEY, "deal", "status", "score", "moves", "history")
+KNOWN_KEYS = (
+    FORMAT_KEY, "deal", "rules", "status", "score", "moves", "time_played", "selected", "assist",
+    "level", "daily", "history",
+)
+HEADER = (
+    "# Pyramide save file: `pyramide play FILE` to go on, `pyramide replay FILE` to check it.\n"
+    "# The deal code and the history decide the game; score, moves and status must agree with them.\n"
+)
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+"""``MIGRATIONS[v]`` turns a format-``v`` document into a format-``v+1`` one.  Empty: 1 is the first."""
+
+
+class SaveFileError(PyramideError, ValueError):
+    """A save (or layout) file whose content is wrong; ``field`` names the culprit when there is one."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+# -- YAML --------------------------------------------------------------------------------------
+_LOADER: Any = None
+
+
+def _strict_loader() -> Any:
+    """A safe YAML loader (the C one when available) that refuses duplicate keys."""
+    global _LOADER
+    if _LOADER is None:
+        import yaml
+
+        base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+        class StrictSafeLoader(base):  # type: ignore[misc, valid-type]
+            pass
+
+        def construct_mapping(loader: Any, node: Any, deep: bool = False) -> Any:
+            loader.flatten_mapping(node)
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                key = loader.construct_object(key_node, deep=True)
+                try:
+                    duplicate = key in seen
+                    seen.add(key)
+                except TypeError:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, "a key that is a list or mapping", key_node.start_mark) from None
+                if duplicate:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {key!r}", key_node.start_mark)
+            return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+        def construct_timestamp_as_text(loader: Any, node: Any) -> str:
+            # Dates stay text (``daily`` is checked by us): YAML's own constructor raises plain
+            # ValueErrors on 2026-13-45 and turns times into datetimes we never want.
+            return str(loader.construct_scalar(node))
+
+        StrictSafeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+        StrictSafeLoader.add_constructor("tag:yaml.org,2002:timestamp", construct_timestamp_as_text)
+        _LOADER = StrictSafeLoader
+    return _LOADER
+
+
+def load_yaml(text: str, source: str) -> Any:
+    """Parse YAML text safely; :class:`SaveFileError` quoting the line and column when it is not YAML."""
+    import yaml
+
+    try:
+        return yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a safe loader subclass
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = error.problem or error.context or "malformed"
+        raise SaveFileError(f"{source}: not valid YAML{where}: {problem}") from None
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
+        raise SaveFileError(f"{source}: not valid YAML: {error}") from None
+
+
+def dump_yaml(document: dict[str, Any]) -> str:
+    import yaml
+
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(
+        document, Dumper=dumper, sort_keys=False, default_flow_style=None, allow_unicode=True, width=96
+    )
+
+
+def leading_comments(text: str) -> str:
+    """The block of ``#`` lines at the top of a file (kept when the file is rewritten)."""
+    lines = []
+    for line in text.splitlines(keepends=True):
+        if not line.startswith("#"):
+            break
+        lines.append(line if line.endswith("\n") else line + "\n")
+    return "".join(lines)
+
+
+# -- the document ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SaveData:
+    """The content of a save file, validated but not yet replayed.  ``deal`` is the canonical code."""
+
+    deal: str
+    history: tuple[Move, ...]
+    score: int
+    moves: int
+    status: str
+    rules: str = "N"
+    time_played: float = 0.0
+    selected: Card | None = None
+    assist: bool = True
+    level: str | None = None
+    daily: str | None = None
+    header: str = field(default=HEADER, compare=False)
+
+    @classmethod
+    def new(cls, deal: Deal, assist: bool = True, level: str | None = None, daily: str | None = None) -> SaveData:
+        """The save of a game not yet started."""
+        return cls.from_game(Game(deal, assist), base=None, level=level, daily=daily)
+
+    @classmethod
+    def from_game(
+        cls, game: Game, base: SaveData | None, time_played: float | None = None,
+        level: str | None = None, daily: str | None = None,
+    ) -> SaveData:
+        """The save of ``game``; settings not held by the game (time, level, …) come from ``base``."""
+        previous = base or cls(deal="", history=(), score=0, moves=0, status="playing",
+                               assist=game.assist, level=level, daily=daily)
+        return replace(
+            previous,
+            deal=game.deal.code,
+            rules=game.deal.rules.name,
+            history=tuple(game.history),
+            score=game.score,
+            moves=game.move_count,
+            status=game.outcome.value,
+            selected=game.selected,
+            time_played=previous.time_played if time_played is None else round(time_played, 1),
+        )
+
+    def to_text(self) -> str:
+        """The file's text: the header comments, then the keys in the documented order."""
+        document: dict[str, Any] = {
+            FORMAT_KEY: FORMAT_VERSION,
+            "deal": self.deal,
+            "rules": self.rules,
+            "status": self.status,
+            "score": self.score,
+            "moves": self.moves,
+            "time_played": round(float(self.time_played), 1),
+            "selected": None if self.selected is None else str(self.selected),
+            "assist": self.assist,
+        }
+        if self.level is not None:
+            document["level"] = self.level
+        if self.daily is not None:
+            document["daily"] = self.daily
+        document["history"] = [str(move) for move in self.history]
+        return self.header + dump_yaml(document)
+
+    def deal_object(self) -> Deal:
+        return Deal.from_code(self.deal)
+
+
+def parse_save(text: str, source: str = "save file") -> SaveData:
+    """Read and validate a save file's text (no replay yet); :class:`SaveFileError` names what is wrong."""
+    if not text.strip():
+        raise SaveFileError(f"{source}: the file is empty")
+    document = load_yaml(text, source)
+    if not isinstance(document, dict):
+        raise SaveFileError(f"{source}: not a pyramide save file (expected a mapping of keys, found {_kind(document)})")
+    if FORMAT_KEY not in document:
+        if LAYOUT_KEY in document:
+            raise SaveFileError(
+                f"{source}: this is a layout file, not a save; start a game from it with "
+                "`pyramide deal --from-layout FILE`", FORMAT_KEY)
+        raise SaveFileError(f"{source}: not a pyramide save file (no {FORMAT_KEY!r} format version)", FORMAT_KEY)
+    document = migrate(document, source)
+    return _validated(document, source, leading_comments(text))
+
+
+def migrate(document: dict[str, Any], source: str) -> dict[str, Any]:
+    """Bring a document of an older format up to :data:`FORMAT_VERSION`; refuse newer ones."""
+    version = document[FORMAT_KEY]
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise SaveFileError(f"{source}: {FORMAT_KEY}: the format version must be a whole number, not {version!r}", FORMAT_KEY)
+    if version > FORMAT_VERSION:
+        raise SaveFileError(
+            f"{source}: written in save format {version} by a newer pyramide; this one reads format "
+            f"{FORMAT_VERSION} and older: upgrade pyramide", FORMAT_KEY)
+    while version < FORMAT_VERSION:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise SaveFileError(f"{source}: unknown save format {version} (known: 1 to {FORMAT_VERSION})", FORMAT_KEY)
+        document = step(document)
+        version = document[FORMAT_KEY]
+    return document
+
+
+def _kind(value: object) -> str:
+    return {list: "a list", str: "text", int: "a number", float: "a number", type(None): "nothing"}.get(
+        type(value), type(value).__name__)
+
+
+def _whole_number(document: dict[str, Any], key: str, source: str) -> int:
+    value = document[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise SaveFileError(f"{source}: {key}: expected a whole number 0 or more, found {value!r}", key)
+    return value
+
+
+def _parsed_text(value: object, key: str, source: str, parse: Callable[[str], Any],
+                 errors: type[Exception], expected: str) -> Any:
+    """``parse(value)`` for a text field; a :class:`SaveFileError` naming ``key`` otherwise."""
+    if not isinstance(value, str):
+        raise SaveFileError(f"{source}: {key}: expected {expected}, found {value!r}", key)
+    try:
+        return parse(value)
+    except errors as error:
+        raise SaveFileError(f"{source}: {key}: {error}", key) from None
+
+
+def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
+    unknown = [str(key) for key in document if key not in KNOWN_KEYS]
+    if unknown:
+        raise SaveFileError(
+            f"{source}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
+            f"(a format-{FORMAT_VERSION} save has {', '.join(KNOWN_KEYS)})", unknown[0])
+    missing = [key for key in REQUIRED_KEYS if key not in document]
+    if missing:
+        raise SaveFileError(f"{source}: missing key{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}", missing[0])
+
+    deal = _parsed_text(document["deal"], "deal", source, Deal.from_code, DealCodeError,
+                        "a deal code such as PY1-N-AAAAAAS")
+    rules_text = document.get("rules", deal.rules.name)
+    rules = _parsed_text(rules_text, "rules", source, Rules.parse, RulesError, "rules such as N or T+strict")
+    if rules != deal.rules:
+        raise SaveFileError(
+            f"{source}: rules: the file says {rules_text!r} but deal {deal.code} is played under "
+            f"{deal.rules.name!r} (the code decides; fix or remove the rules line)", "rules")
+
+    history_value = document["history"]
+    if history_value is None:
+        history_value = []
+    if not isinstance(history_value, list):
+        raise SaveFileError(f"{source}: history: expected a list of moves such as [KD, 10C+3S, draw], found {_kind(history_value)}", "history")
+    history = []
+    for number, entry in enumerate(history_value, start=1):
+        if not isinstance(entry, str):
+            raise SaveFileError(f"{source}: history: action {number} is {entry!r}, not a move", "history")
+        try:
+            history.append(Move.parse(entry))
+        except MoveSyntaxError as error:
+            raise SaveFileError(f"{source}: history: action {number}: {error}", "history") from None
+
+    status = document["status"]
+    if status not in STATUSES:
+        raise SaveFileError(f"{source}: status: expected one of {', '.join(STATUSES)}, found {status!r}", "status")
+
+    time_played = document.get("time_played", 0.0)
+    if (isinstance(time_played, bool) or not isinstance(time_played, (int, float))
+            or not math.isfinite(time_played) or time_played < 0):
+        raise SaveFileError(f"{source}: time_played: expected seconds (a number 0 or more), found {time_played!r}", "time_played")
+
+    selected_value = document.get("selected")
+    selected = None if selected_value is None else _parsed_text(
+        selected_value, "selected", source, parse_card, CardError, "a card name or null")
+
+    assist = document.get("assist", True)
+    if not isinstance(assist, bool):
+        raise SaveFileError(f"{source}: assist: expected true or false, found {assist!r}", "assist")
+
+    level = document.get("level")
+    if level is not None and level not in LEVELS:
+        raise SaveFileError(f"{source}: level: expected one of {', '.join(LEVELS)}, found {level!r}", "level")
+
+    daily = _daily_date(document.get("daily"), source)
+    return SaveData(
+        deal=deal.code, history=tuple(history), score=_whole_number(document, "score", source),
+        moves=_whole_number(document, "moves", source), status=status, rules=deal.rules.name,
+        time_played=float(time_played), selected=selected, assist=assist, level=level, daily=daily,
+        header=header,
+    )
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _daily_date(value: object, source: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and _DATE.fullmatch(value):
+        import datetime
+
+        try:
+            return datetime.date.fromisoformat(value).isoformat()
+        except ValueError:
+            pass
+    raise SaveFileError(f"{source}: daily: expected a date YYYY-MM-DD, found {value!r}", "daily")
+
+
+# -- replaying ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Divergence:
+    """Where a file and its own history disagree (``action`` is 1-based for an illegal history entry)."""
+
+    field: str
+    recorded: object
+    replayed: object
+    message: str
+    action: int | None = None
+
+
+@dataclass
+class Replay:
+    """The game rebuilt from a save's history, and the first divergence found (``None`` if it agrees)."""
+
+    game: Game
+    divergences: list[Divergence]
+
+    @property
+    def first(self) -> Divergence | None:
+        return self.divergences[0] if self.divergences else None
+
+
+def replay(data: SaveData) -> Replay:
+    """Replay the history from the deal code; compare the recorded fields with the result.
+
+    An illegal history entry stops the replay there (the game is the one before it).
+    """
+    game = Game(data.deal_object(), data.assist)
+    for number, move in enumerate(data.history, start=1):
+        try:
+            game.apply(move)
+        except IllegalMoveError as error:
+            return Replay(game, [Divergence(
+                "history", str(move), None,
+                f"history: action {number} ({move}) cannot be played after the {number - 1} before it: "
+                f"{error.refusal.message[0].lower()}{error.refusal.message[1:]}", number)])
+    found = []
+    for name, recorded, replayed in (
+        ("score", data.score, game.score),
+        ("moves", data.moves, game.move_count),
+        ("status", data.status, game.outcome.value),
+    ):
+        if recorded != replayed:
+            found.append(Divergence(name, recorded, replayed,
+                                    f"{name}: the file says {recorded} but its history gives {replayed}"))
+    if data.selected is not None:
+        if game.position.is_won or not game.position.is_playable(data.selected):
+            found.append(Divergence("selected", str(data.selected), None,
+                                    f"selected: {data.selected} is not a card in play after the history"))
+        else:
+            game.selected = data.selected
+    return Replay(game, found)
+
+
+def game_from_save(data: SaveData, source: str = "save file") -> Game:
+    """The game a save describes; :class:`SaveFileError` naming the field when the file disagrees with itself."""
+    result = replay(data)
+    if result.first is not None:
+        raise SaveFileError(f"{source}: {result.first.message}", result.first.field)
+    return result.game
+
+
+# -- files -------------------------------------------------------------------------------------
+@dataclass
+class SavedGame:
+    """A save file read from disk: its path, its exact text, its data and the replayed game."""
+
+    path: Path
+    text: str
+    data: SaveData
+    game: Game
+
+    def updated(self, game: Game, time_added: float = 0.0) -> SaveData:
+        return SaveData.from_game(game, self.data, self.data.time_played + time_added)
+
+
+def read_save(path: Path | str) -> SaveData:
+    """Read and validate a save file without replaying it (what ``replay`` starts from)."""
+    return parse_save(read_text(path), f"bad save file {str(path)!r}")
+
+
+def load_game(path: Path | str) -> SavedGame:
+    """Read, validate and replay a save file."""
+    text = read_text(path)
+    source = f"bad save file {str(path)!r}"
+    data = parse_save(text, source)
+    return SavedGame(Path(path), text, data, game_from_save(data, source))
+
+
+def write_save(path: Path | str, data: SaveData) -> str:
+    """Write ``data`` atomically (caller holds the :class:`~pyramide_cli.files.SaveLock`); returns the text."""
+    text = data.to_text()
+    atomic_write(path, text)
+    return text

@@ -1,0 +1,169 @@
+"""Playing a save file: lock it, replay it, apply taps and moves, write it back only if it changed.
+
+This is what ``pyramide play`` does for each batch of input (all the arguments of one command, or
+one line of an interactive or piped session); bots written in Python can call :func:`play_words`.
+
+* The batch is checked for unreadable text first, so a typo changes nothing.
+* Taps and moves apply in order; the first refusal stops the batch.  What came before it stays
+  played, and a refused pair tap leaves its *second* card selected (R13) — so the file is written
+  when anything changed, including only the selection.  Anything else refused changes nothing and
+  the file stays byte-for-byte the same.
+* The whole batch runs under the save's lock, re-reading the file inside it, so two processes
+  playing the same save take turns and neither loses the other's moves.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .cards import Card, parse_card
+from .errors import CardError, MoveSyntaxError
+from .files import SaveLock
+from .game import STOCK, WASTE, Game, TapAction, TapResult
+from .moves import Move, Refusal
+from .save import SaveData, load_game, write_save
+
+MAX_PAUSE = 600.0
+"""Longest stretch without input that the stopwatch counts (seconds): a game left open overnight
+does not count the night."""
+_MOVE_WORDS = ("draw", "recycle", "undo")
+
+
+def check_word(text: str) -> None:
+    """Raise :class:`MoveSyntaxError` when ``text`` is neither a tap nor a move (as ``Game.play`` reads it)."""
+    word = text.strip()
+    lowered = word.lower()
+    if lowered in (STOCK, WASTE) or lowered in _MOVE_WORDS:
+        return
+    if " " in word or "+" in word:
+        Move.parse(word)
+        return
+    try:
+        parse_card(word)
+    except CardError as error:
+        raise MoveSyntaxError(
+            f"not a move or tap: {text!r} ({error}); try a card (7C), a pair (10C+3S), "
+            "draw, recycle, stock, waste or undo"
+        ) from None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One tap or move and what it did; ``score``, ``selected``, ``waste_top`` and ``pass_number`` are after it."""
+
+    text: str
+    result: TapResult
+    points: int
+    score: int
+    selected: Card | None
+    waste_top: Card | None
+    pass_number: int
+
+    @property
+    def ok(self) -> bool:
+        return self.result.ok
+
+
+@dataclass
+class PlayResult:
+    steps: list[Step]
+    """The steps that were played (not the refused one)."""
+    refused: Step | None
+    game: Game
+    data: SaveData
+    written: bool
+    text: str
+    """The file's text after the batch."""
+    changed_elsewhere: bool
+    """True when the file on disk differed from ``expected_text``: another process played it."""
+
+
+def _step(text: str, result: TapResult, game: Game, score_before: int) -> Step:
+    position = game.position
+    return Step(text, result, game.score - score_before, game.score, game.selected, position.waste_top,
+                position.pass_number)
+
+
+def play_words(
+    path: Path | str,
+    words: Sequence[str],
+    assist: bool | None = None,
+    time_added: float = 0.0,
+    expected_text: str | None = None,
+) -> PlayResult:
+    """Apply ``words`` to the save at ``path`` under its lock (see the module docstring).
+
+    ``assist`` overrides the file's error-help setting for this batch only (R15); ``time_added``
+    is stopwatch time to add (R19) unless the game was already over.
+    """
+    for word in words:
+        check_word(word)
+    with SaveLock(path):
+        saved = load_game(path)
+        game = saved.game
+        if assist is not None:
+            game.assist = assist
+        if saved.data.status != "playing":
+            time_added = 0.0
+        steps: list[Step] = []
+        refused = None
+        for word in words:
+            score_before = game.score
+            result = game.play(word)
+            step = _step(word, result, game, score_before)
+            if not result.ok:
+                refused = step
+                break
+            steps.append(step)
+        data = saved.updated(game, time_added)
+        written = data != saved.data
+        text = write_save(path, data) if written else saved.text
+    changed_elsewhere = expected_text is not None and saved.text != expected_text
+    return PlayResult(steps, refused, game, data, written, text, changed_elsewhere)
+
+
+class Stopwatch:
+    """Wall time between inputs of a session (R19), each pause counted up to :data:`MAX_PAUSE`."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.last = clock()
+
+    def lap(self) -> float:
+        now = self.clock()
+        elapsed = min(max(now - self.last, 0.0), MAX_PAUSE)
+        self.last = now
+        return elapsed
+
+
+def describe(step: Step, name: Callable[[Card], str] = str) -> str:
+    """A short line for a played step: ``removed 10♣+3♠ (+20)``, ``selected 7♣``, ``drew 5♠`` …"""
+    result = step.result
+    if result.action is TapAction.SELECTED:
+        return f"selected {name(step.selected)}" if step.selected is not None else "selected"
+    if result.action is TapAction.DESELECTED:
+        return "selection cleared"
+    move = result.move
+    assert move is not None
+    if move.cards:
+        return f"removed {'+'.join(name(card) for card in move.cards)} (+{step.points})"
+    if move.kind.value == "draw":
+        return f"drew {name(step.waste_top)}" if step.waste_top is not None else "drew"
+    if move.kind.value == "recycle":
+        return f"recycled the waste: pass {step.pass_number}"
+    return f"undid the last action (score {step.score})"
+
+
+def refusal_line(step: Step, name: Callable[[Card], str] = str) -> str:
+    """``7S: The sum must equal 13; 7♠ is selected now`` — or only the reason code without error help (R15)."""
+    result = step.result
+    assert result.refusal is not None
+    if result.message is None:
+        return f"{step.text}: refused ({result.refusal.value})"
+    line = f"{step.text}: {result.message}"
+    if result.refusal is Refusal.SUM_NOT_13 and step.selected is not None:
+        line += f"; {name(step.selected)} is selected now"
+    return line

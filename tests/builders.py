@@ -1,0 +1,39 @@
+"""Helpers for engine tests: custom deals written as card names, and the R24 layout."""
+
+from __future__ import annotations
+
+from pyramide_cli.cards import CARDS, parse_card
+from pyramide_cli.deal import Deal
+from pyramide_cli.game import Game
+from pyramide_cli.rules import Rules
+
+R24_ROWS = [
+    ["JD"], ["6C", "7H"], ["AS", "4D", "QS"], ["5H", "3D", "6H", "8S"], ["KH", "KC", "AD", "KS", "9C"],
+    ["QC", "2C", "8D", "10D", "10S", "JS"], ["7C", "10C", "3H", "4H", "3S", "KD", "7S"],
+]
+
+
+def r24_deal(rules: Rules | None = None) -> Deal:
+    """RULES.md R24's layout: waste 7♦, the 23 other cards in the stock in deck order."""
+    return Deal.from_layout(R24_ROWS, waste="7D", rules=rules or Rules())
+
+
+def build_deal(pyramid: str, talon: str = "", rules: str = "N") -> Deal:
+    """A custom deal: 28 pyramid card names (apex first), then the talon's first cards in order
+    (the waste card first under N); the cards not named follow in deck order."""
+    rules_value = Rules.parse(rules)
+    head = [parse_card(name) for name in pyramid.split()]
+    assert len(head) == 28, f"{len(head)} pyramid cards"
+    talon_cards = [parse_card(name) for name in talon.split()]
+    named = set(head) | set(talon_cards)
+    rest = [card for card in CARDS if card not in named]
+    return Deal.custom(head + talon_cards + rest, rules_value)
+
+
+def play(deal: Deal, *words: str, assist: bool = True) -> Game:
+    """A game after playing the words (taps or moves); each must succeed."""
+    game = Game(deal, assist=assist)
+    for word in words:
+        result = game.play(word)
+        assert result.ok, (word, result)
+    return game

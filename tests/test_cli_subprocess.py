@@ -1,0 +1,198 @@
+"""The real thing: `python -m pyramide_cli` as a process, for every command and every exit status,
+two processes playing one save at once, a session on a pseudo-terminal, and what the play path imports."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from pyramide_cli.files import SaveLock
+from pyramide_cli.save import load_game
+
+from cli_support import EXAMPLES, WON_N_CODE, WON_N_LINE, make_save, run, save_text, unwritable_folder
+
+CODE = "PY1-N-AAAAAAS"
+
+
+def test_deal_show_play_replay_succeed_with_status_0(tmp_path: Path) -> None:
+    dealt = run("deal", CODE, "-o", "g.yaml", "--ascii", cwd=tmp_path)
+    assert dealt.status == 0 and dealt.stdout.startswith(f"{CODE}  (rules N) saved to g.yaml"), dealt
+    shown = run("show", "g.yaml", "--json", cwd=tmp_path)
+    assert shown.status == 0 and shown.json()["deal"] == CODE
+    played = run("play", "g.yaml", "KC", "10H", "3D", "--quiet", cwd=tmp_path)
+    assert played.status == 0 and played.stdout == "" and played.stderr == ""
+    replayed = run("replay", "g.yaml", "--expect", "playing", "--expect-score", "30", cwd=tmp_path)
+    assert replayed.status == 0 and "agrees with the file" in replayed.stdout
+    assert run("--help", cwd=tmp_path).status == 0
+
+
+def test_status_1_when_a_check_fails(tmp_path: Path) -> None:
+    make_save(tmp_path, WON_N_CODE, *WON_N_LINE)
+    outcome = run("replay", "g.yaml", "--expect", "lost", cwd=tmp_path)
+    assert outcome.status == 1 and outcome.stderr == "pyramide: g.yaml: expected status lost, replay gives won\n"
+
+
+@pytest.mark.parametrize("args", [["play", "g.yaml", "1Z"], ["play"], ["deal", "--rules", "Q"], ["show", "g.yaml", "--bogus"]])
+def test_status_2_for_usage_errors(tmp_path: Path, args: list[str]) -> None:
+    make_save(tmp_path, CODE)
+    outcome = run(*args, cwd=tmp_path)
+    assert outcome.status == 2, outcome
+    assert "Traceback" not in outcome.stderr
+
+
+def test_status_3_for_a_refused_tap_and_the_file_keeps_every_byte(tmp_path: Path) -> None:
+    path = make_save(tmp_path, CODE, "KC")
+    before = path.read_bytes()
+    outcome = run("play", "g.yaml", "QD", cwd=tmp_path)
+    assert outcome.status == 3 and outcome.stderr == "pyramide: QD: This card is blocked by another card\n"
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("content, words", [
+    ("pyramide-save: 1\ndeal: [PY1\n", "not valid YAML"),
+    (save_text(CODE, "KC", "draw")[:-12], "history"),  # truncated in the middle of the history
+    (save_text(CODE).replace("score: 0", "score: zero"), "score: expected a whole number"),
+    (save_text(CODE).replace("pyramide-save: 1", "pyramide-save: 2"), "newer pyramide"),
+    (save_text(CODE).replace("deal: PY1-N-AAAAAAS", "deal: PY1-N-AAAAAA8"), "bad character '8'"),
+    (save_text(CODE, "KC").replace("history: [KC]", "history: [KC, 7C+7S]"), "action 2 (7S+7C)"),
+])
+def test_status_4_for_bad_save_files(tmp_path: Path, content: str, words: str) -> None:
+    (tmp_path / "g.yaml").write_text(content)
+    for command in (["play", "g.yaml", "draw"], ["show", "g.yaml"]):
+        outcome = run(*command, cwd=tmp_path)
+        assert outcome.status == 4, outcome
+        assert words in outcome.stderr and outcome.stderr.count("\n") == 1 and "Traceback" not in outcome.stderr
+    assert (tmp_path / "g.yaml").read_text() == content
+
+
+def test_status_4_for_a_bad_deal_code_and_a_bad_layout(tmp_path: Path) -> None:
+    assert run("show", "PY1-N-AAAAA", cwd=tmp_path).status == 4
+    (tmp_path / "bad-layout.yaml").write_text("pyramide-layout: 1\nrows: [[JD]]\nwaste: 7D\n")
+    outcome = run("deal", "--from-layout", "bad-layout.yaml", cwd=tmp_path)
+    assert outcome.status == 4 and "7 rows" in outcome.stderr
+
+
+def test_status_5_for_a_missing_file_and_an_unwritable_folder(tmp_path: Path) -> None:
+    missing = run("play", "nowhere.yaml", "draw", cwd=tmp_path)
+    assert missing.status == 5 and "no such file" in missing.stderr
+    with unwritable_folder(tmp_path / "locked") as folder:
+        outcome = run("deal", CODE, "-o", str(folder / "g.yaml"), cwd=tmp_path)
+        assert outcome.status == 5, outcome
+        assert "cannot" in outcome.stderr and "Traceback" not in outcome.stderr
+        assert list(folder.iterdir()) == []
+
+
+def test_status_5_when_the_lock_does_not_come_and_nothing_is_played(tmp_path: Path) -> None:
+    path = make_save(tmp_path, CODE)
+    with SaveLock(path):
+        outcome = run("play", "g.yaml", "draw", "--json", cwd=tmp_path, env={"PYRAMIDE_LOCK_TIMEOUT": "0.3"})
+    assert outcome.status == 5
+    assert outcome.json()["error"]["kind"] == "file-error" and "locked by another" in outcome.json()["error"]["message"]
+    assert load_game(path).data.moves == 0
+
+
+@pytest.mark.parametrize("args", [
+    ["show", "missing.yaml", "--json"], ["play", "g.yaml", "QD", "--json"], ["play", "g.yaml", "1Z", "--json"],
+    ["replay", "g.yaml", "--expect", "won", "--json"], ["deal", "PY1", "--json"], ["play", "--json"],
+])
+def test_with_json_every_outcome_is_exactly_one_json_document_on_stdout(tmp_path: Path, args: list[str]) -> None:
+    make_save(tmp_path, CODE)
+    outcome = run(*args, cwd=tmp_path)
+    assert outcome.status != 0 and outcome.stderr == ""
+    document = json.loads(outcome.stdout)  # a second document would make this fail
+    assert document["ok"] is False and document["error"]["exit_status"] == outcome.status
+
+
+def test_two_processes_playing_the_same_save_lose_no_move(tmp_path: Path) -> None:
+    path = make_save(tmp_path, CODE)
+    failures: list[object] = []
+
+    def player(words: list[str]) -> None:
+        for word in words:
+            outcome = run("play", "g.yaml", word, "--quiet", cwd=tmp_path)
+            if outcome.status != 0:
+                failures.append(outcome)
+
+    # one draws (or recycles) 20 times, the other alternates drawing and taking a draw back
+    threads = [threading.Thread(target=player, args=(["stock"] * 20,)),
+               threading.Thread(target=player, args=(["stock", "undo"] * 10,))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert failures == []
+    data = load_game(path).data  # also replays the history and checks it against the file
+    assert len(data.history) == 40
+    assert sum(str(move) == "undo" for move in data.history) == 10
+    assert data.moves == 30
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+def test_an_interactive_session_on_a_terminal(tmp_path: Path) -> None:
+    import pty
+
+    make_save(tmp_path, CODE)
+    controller, terminal = pty.openpty()
+    environment = {**os.environ, "NO_COLOR": "1", "TERM": "dumb"}
+    process = subprocess.Popen([sys.executable, "-m", "pyramide_cli", "play", "g.yaml", "--ascii"], cwd=tmp_path,
+                               stdin=terminal, stdout=terminal, stderr=terminal, env=environment, close_fds=True)
+    os.close(terminal)
+    output = b""
+
+    def read_until(marker: bytes, seconds: float = 30) -> None:
+        nonlocal output
+        deadline = time.monotonic() + seconds
+        while marker not in output and time.monotonic() < deadline:
+            ready, _, _ = select.select([controller], [], [], 0.2)
+            if ready:
+                try:
+                    output += os.read(controller, 65536)
+                except OSError:
+                    break
+
+    try:
+        read_until(b"pyramide> ")
+        os.write(controller, b"KC\n")
+        read_until(b"KC: removed KC (+10)")
+        read_until(b"pyramide> ")
+        os.write(controller, b"quit\n")
+        read_until(b"Saved to g.yaml")
+        assert process.wait(30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(controller)
+    text = output.decode()
+    assert "Type help for the commands" in text and "| score 10 |" in text
+    assert [str(move) for move in load_game(tmp_path / "g.yaml").data.history] == ["KC"]
+
+
+def test_the_play_path_imports_neither_pydantic_nor_rich_nor_any_solver(tmp_path: Path) -> None:
+    make_save(tmp_path, CODE)
+    probe = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: sys.stderr.write(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('pydantic', 'rich') or m in ('pyramide_cli.solver', 'pyramide_cli.hint', 'pyramide_cli.grade', "
+        "'pyramide_cli.playout')))))\n"
+        "sys.argv = ['pyramide', 'play', 'g.yaml', 'draw']\n"
+        "from pyramide_cli.cli import main\n"
+        "main()\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                               env={**os.environ, "NO_COLOR": "1"}, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr == ""
+    assert load_game(tmp_path / "g.yaml").data.moves == 1
+
+
+def test_the_examples_replay_as_make_replay_examples_says(tmp_path: Path) -> None:
+    outcome = run("replay", str(EXAMPLES / "won-n.yaml"), "--expect", "won", "--expect-score", "280", cwd=tmp_path)
+    assert outcome.status == 0, outcome

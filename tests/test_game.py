@@ -1,0 +1,319 @@
+"""A game: taps and selection (R11–R15), counters (R19), undo (R20), the R24 worked example."""
+
+from __future__ import annotations
+
+import pytest
+from builders import R24_ROWS, build_deal, play, r24_deal
+
+from pyramide_cli.cards import parse_card
+from pyramide_cli.deal import Deal
+from pyramide_cli.errors import IllegalMoveError, MoveSyntaxError
+from pyramide_cli.game import UNDO_LIMIT, Game, TapAction
+from pyramide_cli.moves import DRAW, NO_MORE_MOVES, RECYCLE, UNDO, Move, Refusal
+from pyramide_cli.position import Outcome, Position
+from pyramide_cli.rules import Rules
+
+R24_NAMES = " ".join(name for row in R24_ROWS for name in row)
+
+
+def card(name: str):
+    return parse_card(name)
+
+
+# -- R24: the worked example of the rules document ----------------------------------------------
+
+
+def test_r24_worked_example_plays_out_as_the_rules_document_says():
+    game = Game(r24_deal())
+    # At the start Q♣ (row 6) is blocked ...
+    blocked = game.tap(card("Q♣"))
+    assert blocked.refusal is Refusal.BLOCKED and blocked.message == "This card is blocked by another card"
+    # ... and 7♣ + 7♠ is refused with "The sum must equal 13".
+    assert game.tap(card("7♣")).action is TapAction.SELECTED
+    refused = game.tap(card("7♠"))
+    assert refused.refusal is Refusal.SUM_NOT_13 and refused.message == "The sum must equal 13"
+    game.tap(card("7♠"))  # unselect
+    # First move removes K♦ (bottom row), the second the pair 10♣ + 3♠ ...
+    first = game.tap(card("K♦"))
+    assert first.move == Move.parse("KD")
+    game.tap(card("10♣"))
+    second = game.tap(card("3♠"))
+    assert second.move == Move.parse("10C+3S")
+    # ... leaving row 7 as 7♣ 3♥ 4♥ 7♠.
+    bottom = [str(item) for item in game.position.rows()[6] if item is not None]
+    assert bottom == ["7C", "3H", "4H", "7S"]
+    assert [str(item) for item in game.history] == ["KD", "10C+3S"]
+    assert game.score == 30 and game.move_count == 2
+
+
+# -- R11–R15: taps --------------------------------------------------------------------------------
+
+
+def test_r11_tapping_a_covered_card_does_nothing_but_say_so():
+    game = Game(r24_deal())
+    before = game.position
+    result = game.tap(card("JD"))
+    assert result.action is TapAction.REFUSED and result.refusal is Refusal.BLOCKED
+    assert result.message == "This card is blocked by another card"
+    assert game.position == before and game.selected is None and game.move_count == 0
+
+
+def test_r11_blocked_tap_keeps_an_existing_selection():
+    game = Game(r24_deal())
+    game.tap(card("10C"))
+    game.tap(card("QC"))
+    assert game.selected == card("10C")
+
+
+def test_r12_tapping_a_free_king_removes_it_at_once():
+    game = Game(r24_deal())
+    result = game.tap(card("KD"))
+    assert result.action is TapAction.MOVED and result.move == Move.king(card("KD"))
+    assert game.position.place(card("KD")).value == "foundation"
+
+
+def test_r13_tap_two_cards_adding_to_13_removes_both():
+    game = Game(r24_deal())
+    assert game.tap(card("3S")).action is TapAction.SELECTED and game.selected == card("3S")
+    result = game.tap(card("10C"))
+    assert result.move == Move.parse("10C+3S") and game.selected is None
+
+
+def test_r13_second_card_stays_selected():
+    game = Game(r24_deal())
+    game.tap(card("7C"))
+    result = game.tap(card("7S"))
+    assert result.refusal is Refusal.SUM_NOT_13
+    assert game.selected == card("7S")
+    assert game.move_count == 0 and game.history == []
+
+
+def test_r13_tapping_the_selected_card_again_clears_the_selection():
+    game = Game(r24_deal())
+    game.tap(card("4H"))
+    result = game.tap(card("4H"))
+    assert result.action is TapAction.DESELECTED and game.selected is None
+
+
+def test_r13_selection_survives_a_draw_only_while_the_card_stays_playable():
+    deal = build_deal(R24_NAMES, "9D AC 4C")
+    game = Game(deal)
+    game.tap(card("4H"))
+    game.tap("stock")
+    assert game.selected == card("4H")  # a pyramid card stays selected through a draw
+    game.tap("waste")  # A♣: 4 + 1 is not 13, the waste card becomes the selection
+    assert game.selected == card("AC")
+    game.tap("stock")  # 4♣ covers A♣: the selection is dropped
+    assert game.selected is None
+
+
+def test_r13_waste_card_pairs_by_tapping():
+    deal = build_deal(R24_NAMES, "6D")
+    game = Game(deal)
+    game.tap("waste")
+    result = game.tap(card("7C"))
+    assert result.move == Move.parse("7C+6D") and game.score == 10
+
+
+def test_r14_tapping_the_stock_draws_and_the_empty_stock_recycles():
+    game = Game(r24_deal())
+    for _ in range(23):
+        assert game.tap("stock").move == DRAW
+    assert game.tap("stock").move == RECYCLE
+    assert game.position.pass_number == 2
+
+
+def test_r14_empty_stock_without_recycles_left_refuses():
+    game = Game(build_deal(R24_NAMES, "7D", "O"))
+    for _ in range(24):
+        game.tap("stock")
+    result = game.tap("stock")
+    assert result.refusal is Refusal.RECYCLE_LIMIT and result.message == "No recycles left"
+
+
+def test_r15_error_help_off_gives_no_message_but_a_reason():
+    game = Game(r24_deal(), assist=False)
+    blocked = game.tap(card("QC"))
+    assert blocked.refusal is Refusal.BLOCKED and blocked.message is None and not blocked.ok
+    game.tap(card("7C"))
+    wrong_sum = game.tap(card("7S"))
+    assert wrong_sum.refusal is Refusal.SUM_NOT_13 and wrong_sum.message is None
+
+
+def test_tapping_cards_not_in_play():
+    game = Game(r24_deal())
+    assert game.tap(card("AC")).refusal is Refusal.NOT_IN_PLAY  # in the stock
+    game.tap(card("KD"))
+    assert game.tap(card("KD")).refusal is Refusal.ALREADY_REMOVED
+    emptied = Game(build_deal(R24_NAMES, "7D", "T"))
+    assert emptied.tap("waste").refusal is Refusal.NOT_IN_PLAY
+    with pytest.raises(ValueError):
+        emptied.tap("foundation")
+
+
+def test_waste_pair_selection_pairs_only_with_the_top():
+    game = Game(build_deal(R24_NAMES, "7D 6S", "N+waste-pair"))
+    game.tap("stock")
+    game.tap(card("7D"))  # the card under the top is selectable under waste-pair
+    assert game.selected == card("7D")
+    result = game.tap(card("6S"))
+    assert result.move == Move.parse("7D+6S")
+    game2 = Game(build_deal(R24_NAMES, "6D 9H", "N+waste-pair"))
+    game2.tap("stock")
+    game2.tap(card("6D"))
+    refused = game2.tap(card("7C"))  # 6♦ lies under 9♥: it may pair only with 9♥
+    assert refused.refusal is Refusal.NOT_IN_PLAY and game2.selected == card("7C")
+
+
+def test_cover_pair_by_tapping():
+    game = Game(r24_deal(Rules.parse("N+cover-pair")))
+    game.tap(card("KD"))
+    game.tap(card("3S"))
+    result = game.tap(card("10S"))  # 10♠ is blocked by 3♠ alone: cover-pair allows it
+    assert result.move == Move.parse("10S+3S")
+
+
+def test_tap_after_the_game_is_won():
+    game = Game(r24_deal())
+    game.position = Position(game.deal, pyramid=0, drawn=1)
+    assert game.tap("stock").refusal is Refusal.GAME_OVER
+    assert game.outcome is Outcome.WON
+
+
+# -- text input -----------------------------------------------------------------------------------
+
+
+def test_play_accepts_taps_and_moves_in_any_spelling():
+    game = play(r24_deal(), "k♦", "10C", "3S", "draw", "undo", "stock")
+    assert [str(item) for item in game.history] == ["KD", "10C+3S", "draw", "undo", "draw"]
+    assert game.move_count == 4
+
+
+@pytest.mark.parametrize("bad", ["", "XYZ", "10C-3S", "7C+", "7C+8C+9C", "1Z"])
+def test_play_refuses_unreadable_text(bad):
+    game = Game(r24_deal())
+    with pytest.raises(MoveSyntaxError) as error:
+        game.play(bad)
+    assert repr(bad) in str(error.value)
+
+
+def test_play_refused_move_changes_nothing():
+    game = Game(r24_deal())
+    before = (game.position, list(game.history), game.move_count, game.selected)
+    result = game.play("7C+7S")
+    assert result.refusal is Refusal.SUM_NOT_13
+    assert (game.position, game.history, game.move_count, game.selected) == before
+    assert game.play("recycle").refusal is Refusal.STOCK_NOT_EMPTY
+
+
+def test_apply_raises_with_a_reason_and_changes_nothing():
+    game = Game(r24_deal())
+    with pytest.raises(IllegalMoveError) as error:
+        game.apply(Move.parse("JD+2C"))
+    assert error.value.refusal is Refusal.BLOCKED and game.history == []
+    assert not game.can_apply(Move.parse("JD+2C")) and game.can_apply(DRAW)
+
+
+# -- R19, R20: counters and undo ------------------------------------------------------------------
+
+
+def test_r19_move_counter_counts_removals_draws_and_recycles():
+    game = play(r24_deal(), "KD", "10C+3S", *["draw"] * 23, "recycle")
+    assert game.move_count == 26
+    game.tap(card("7C"))  # a selection is not a move
+    assert game.move_count == 26
+
+
+def test_r20_undo_takes_back_the_last_action_and_its_points_but_not_the_counter():
+    game = play(r24_deal(), "KD", "10C+3S")
+    before_pair = Game.replay(game.deal, game.history[:1]).position
+    game.undo()
+    assert game.position == before_pair and game.score == 10
+    assert game.move_count == 2
+    game.undo()
+    assert game.position == Position.start(game.deal) and game.score == 0
+    assert game.move_count == 2
+    assert game.refusal(UNDO) is Refusal.NOTHING_TO_UNDO
+    with pytest.raises(IllegalMoveError):
+        game.undo()
+
+
+def test_r20_undo_covers_draws_and_recycles():
+    game = play(r24_deal(), *["draw"] * 23, "recycle")
+    game.undo()
+    assert game.position.stock_count == 0 and game.position.pass_number == 1
+    game.undo()
+    assert game.position.stock_count == 1
+
+
+def test_r20_at_most_100_actions_can_be_undone():
+    game = Game(r24_deal())
+    for _ in range(130):
+        game.apply(DRAW if game.position.can_draw else RECYCLE)
+    assert game.undo_depth == UNDO_LIMIT
+    positions = []
+    for _ in range(UNDO_LIMIT):
+        game.undo()
+        positions.append(game.position)
+    assert game.refusal(UNDO) is Refusal.NOTHING_TO_UNDO
+    assert game.move_count == 130
+    reference = Game.replay(game.deal, [DRAW if index % 24 != 23 else RECYCLE for index in range(30)])
+    assert game.position == reference.position
+
+
+def test_replay_rebuilds_the_same_game_and_names_a_bad_entry():
+    game = play(r24_deal(), "KD", "10C+3S", "draw", "undo", "draw")
+    again = Game.replay(game.deal, game.history)
+    assert again.position == game.position and again.move_count == game.move_count
+    assert again.undo_depth == game.undo_depth
+    with pytest.raises(IllegalMoveError, match="action 2 of the history"):
+        Game.replay(game.deal, [Move.parse("KD"), Move.parse("7C+7S")])
+
+
+def test_legal_moves_of_a_game_include_undo_when_possible():
+    game = Game(r24_deal())
+    assert UNDO not in game.legal_moves()
+    game.apply(DRAW)
+    assert UNDO in game.legal_moves()
+
+
+def test_no_more_moves_message_text():
+    assert NO_MORE_MOVES == "No more moves possible"
+
+
+def test_numbered_deals_start_as_dealt():
+    for letter in "NTEO":
+        game = Game(Deal.from_number(7, Rules.preset(letter)))
+        position = game.position
+        assert len(position.waste) == (1 if letter == "N" else 0)
+        assert position.stock_count == (23 if letter == "N" else 24)
+        assert position.outcome is Outcome.PLAYING and game.score == 0
+
+
+def find_win(position: Position, budget: int) -> list[Move] | None:
+    """A plain depth-first search for a winning line (tests only; the solver is elsewhere)."""
+    seen: set = set()
+    stack = [(position, [])]
+    while stack and len(seen) < budget:
+        current, line = stack.pop()
+        if current.is_won:
+            return line
+        if current.key() in seen:
+            continue
+        seen.add(current.key())
+        for candidate in reversed(current.legal_moves()):
+            stack.append((current.apply_unchecked(candidate), line + [candidate]))
+    return None
+
+
+def test_r18_a_won_game_under_n_scores_280():
+    for number in range(20):
+        deal = Deal.from_number(number)
+        line = find_win(Position.start(deal), 3000)
+        if line is not None:
+            break
+    assert line is not None
+    game = Game.replay(deal, line)
+    assert game.outcome is Outcome.WON and game.score == 280
+    assert game.move_count == len(line)
+    assert game.tap("stock").refusal is Refusal.GAME_OVER

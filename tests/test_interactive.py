@@ -1,0 +1,101 @@
+"""The play session at a prompt (pyramide_cli/cli/interactive.py), with input() scripted."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import sys
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pyramide_cli.cli import interactive
+from pyramide_cli.cli.interactive import hint_text, run_session
+from pyramide_cli.deal import Deal
+from pyramide_cli.game import Game
+from pyramide_cli.render import Style
+from pyramide_cli.save import load_game
+
+from cli_support import make_save
+
+CODE = "PY1-N-AAAAAAS"
+
+
+def scripted_input(monkeypatch: pytest.MonkeyPatch, lines: list[str | BaseException]) -> None:
+    feed: Iterator[str | BaseException] = iter(lines)
+
+    def fake_input(prompt: str = "") -> str:
+        sys.stdout.write(prompt)
+        item = next(feed, EOFError())
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    monkeypatch.setattr(builtins, "input", fake_input)
+
+
+def session(path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+            lines: list[str | BaseException]) -> str:
+    scripted_input(monkeypatch, lines)
+    run_session(path, io.StringIO(), True, None, Style(ascii=True), False, False)
+    return capsys.readouterr().out
+
+
+def test_the_board_is_redrawn_after_each_action_and_refusals_do_not_end_the_session(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    path = make_save(tmp_path, CODE)
+    out = session(path, monkeypatch, capsys, ["KC", "QD", "nonsense!", "10H", "3D", "q", "draw"])
+    assert out.count("PY1-N-AAAAAAS | score") == 5  # start, KC, QD (refused), 10H, 3D
+    assert "QD: This card is blocked by another card" in out
+    assert "pyramide> " in out and "Saved to" in out
+    assert [str(move) for move in load_game(path).data.history] == ["KC", "10H+3D"]
+
+
+def test_help_show_hint_and_end_of_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    path = make_save(tmp_path, CODE)
+    out = session(path, monkeypatch, capsys, ["?", "show", "hint"])
+    assert "undo (u)" in out
+    assert out.count("PY1-N-AAAAAAS | score 0") == 2
+    assert "hint: hint not available yet" in out
+
+
+def test_ctrl_c_saves_the_time_played_and_leaves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = make_save(tmp_path, CODE)
+    clock = iter([100.0, 130.0, 175.0])
+    monkeypatch.setattr(interactive, "Stopwatch", lambda: _FakeWatch(clock))
+    session(path, monkeypatch, capsys, ["draw", KeyboardInterrupt()])
+    data = load_game(path).data
+    assert data.moves == 1 and data.time_played == 75.0  # R19: 30 s to the draw, 45 s after it
+
+
+class _FakeWatch:
+    def __init__(self, clock: Iterator[float]) -> None:
+        self.clock = clock
+        self.last = next(clock)
+
+    def lap(self) -> float:
+        now = next(self.clock)
+        elapsed, self.last = now - self.last, now
+        return elapsed
+
+
+def test_the_hint_hook_calls_the_solver_module_when_it_exists(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[Game] = []
+    module = types.ModuleType("pyramide_cli.hint")
+    module.hint_for = lambda game: seen.append(game) or "draw"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "pyramide_cli.hint", module)
+    game = Game(Deal.from_code(CODE))
+    assert hint_text(game) == "draw" and seen == [game]
+
+
+def test_an_error_inside_a_hint_module_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(name: str) -> None:
+        raise ModuleNotFoundError("No module named 'numpy'", name="numpy")
+
+    monkeypatch.setattr(interactive.importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError):
+        hint_text(None)  # type: ignore[arg-type]

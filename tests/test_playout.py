@@ -1,0 +1,85 @@
+"""Fast random playouts (R25's player without a plan) follow exactly the engine's rules."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyramide_cli.deal import Deal
+from pyramide_cli.layout import PYRAMID_SIZE
+from pyramide_cli.moves import DRAW, RECYCLE, Move
+from pyramide_cli.playout import DRAW_ACTION, RECYCLE_ACTION, PlayoutTables, random_game, win_rate
+from pyramide_cli.position import Position
+from pyramide_cli.rules import Rules
+
+RULE_SETS = ["N", "T", "E", "O", "N+strict", "T+waste-pair", "E+cover-pair", "T+stock-top", "N+draw-3",
+             "O+stock-top+waste-pair+cover-pair", "N+recycles=1+draw-3"]
+
+
+def engine_move(position: Position, action: tuple[int, int]) -> Move:
+    """The engine move that removes exactly the cards of a playout action."""
+    pyramid_bits, talon_bits = action
+    if pyramid_bits == DRAW_ACTION:
+        return DRAW
+    if pyramid_bits == RECYCLE_ACTION:
+        return RECYCLE
+    cards = [position.deal.cards[slot] for slot in range(PYRAMID_SIZE) if pyramid_bits >> slot & 1]
+    cards += [position.deal.cards[PYRAMID_SIZE + t] for t in range(24) if talon_bits >> t & 1]
+    return Move.king(cards[0]) if len(cards) == 1 else Move.pair(*cards)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=0, max_value=10**8), st.sampled_from(RULE_SETS), st.integers(min_value=0))
+def test_playout_actions_are_exactly_the_engine_legal_moves(number, rules_text, seed):
+    deal = Deal.from_number(number, Rules.parse(rules_text))
+    tables = PlayoutTables(deal)
+    trace: list[tuple[int, int]] = []
+    result = random_game(tables, random.Random(seed).random, trace)
+    position = Position.start(deal)
+    removed_this_pass = False
+    for action in trace:
+        offered = {str(engine_move(position, item)) for item in tables.actions(
+            position.pyramid, position.talon, position.drawn, position.recycles)}
+        assert offered == {str(item) for item in position.legal_moves()}
+        move = engine_move(position, action)
+        if move == RECYCLE:
+            assert removed_this_pass  # a pass without removal ends the game instead
+            removed_this_pass = False
+        elif move.removes_cards:
+            removed_this_pass = True
+        position = position.apply(move)  # raises if the playout made an illegal move
+    assert result.actions == len(trace)
+    assert result.won == position.is_won
+    assert result.pyramid_removed == position.pyramid_removed
+    if not result.won:
+        # it stopped because nothing was possible, or only a pointless recycle was left
+        remaining = position.legal_moves()
+        assert remaining == [] or (RECYCLE in remaining and not removed_this_pass)
+
+
+def test_random_games_can_win_and_lose():
+    deal = Deal.from_number(1)
+    tables = PlayoutTables(deal)
+    rng = random.Random(5).random
+    results = [random_game(tables, rng) for _ in range(200)]
+    assert any(result.won for result in results)
+    assert any(not result.won for result in results)
+    assert all(result.pyramid_removed == PYRAMID_SIZE for result in results if result.won)
+
+
+def test_win_rate_is_deterministic_for_a_seed():
+    deal = Deal.from_number(1)
+    assert win_rate(deal, 100, seed=3) == win_rate(deal, 100, seed=3)
+    assert 0.0 <= win_rate(deal, 100, seed=3) <= 1.0
+    assert win_rate(deal, 0) == 0.0
+
+
+@pytest.mark.parametrize("preset", ["N", "T"])
+def test_unlimited_and_limited_games_terminate(preset):
+    tables = PlayoutTables(Deal.from_number(123, Rules.preset(preset)))
+    rng = random.Random(0).random
+    for _ in range(50):
+        assert random_game(tables, rng).actions < 5000
