@@ -85,14 +85,14 @@ class DealTables:
             self._value_talon[value] |= 1 << t
         self.partner_slots: tuple[int, ...] = tuple(self._partner_slots(slot) for slot in range(PYRAMID_SIZE))
         """Per slot, the pyramid slots that could ever pair with it (complementary value, not lying
-        on it nor under it; under ``cover-pair`` a card lying directly on it may)."""
+        on it nor under it; under ``cover-pair`` one lying directly on it or directly under it may)."""
 
     def _partner_slots(self, slot: int) -> int:
         values = self.pyramid_values
         want = 13 - values[slot]
         blocked = CONE_MASK[slot] | BASE_MASK[slot]
-        if self.rules.cover_pair:
-            blocked &= ~COVER_MASK[slot]
+        if self.rules.cover_pair:  # a card may pair with the one card lying directly on it
+            blocked &= ~COVER_MASK[slot] & ~sum(1 << lower for lower in COVERED_BY[slot])
         return sum(1 << other for other in range(PYRAMID_SIZE) if values[other] == want and not blocked >> other & 1)
 
     def value_talon(self, value: int) -> int:

@@ -84,9 +84,16 @@ class TalonSearch:
         key = pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT
         return key, 0 if self.limit is None else recycles
 
-    def note(self, pyramid: int, talon: int) -> None:
+    def note(self, pyramid: int, talon: int, recycles: int) -> None:
+        """Record how far this node got (and the path to it, for hints).
+
+        Under draw-1 the talon kings still below the waste top count as removed when a recycle is
+        left: the walk brings each to the top, where it goes at once (K2).
+        """
         removed_pyramid = 28 - pyramid.bit_count()
         removed_all = 52 - pyramid.bit_count() - talon.bit_count()
+        if self.silent_kings and talon and (self.limit is None or recycles < self.limit):
+            removed_all += (talon & self.tables.talon_kings).bit_count()
         if removed_pyramid > self.max_pyramid:
             self.max_pyramid = removed_pyramid
         if removed_all > self.max_all:
@@ -187,8 +194,10 @@ class TalonSearch:
         budget.states += 1
         if budget.states >= budget.next_check:
             budget.check()
-        if 28 - pyramid.bit_count() >= self.best[0] or 52 - pyramid.bit_count() - talon.bit_count() > self.max_all:
-            self.note(pyramid, talon)
+        if (28 - pyramid.bit_count() >= self.best[0]
+                or 52 - pyramid.bit_count() - talon.bit_count() + (talon & self.tables.talon_kings).bit_count()
+                > self.max_all):
+            self.note(pyramid, talon, recycles)
         relaxation = self.relaxation
         relaxed_key = relaxation.key(pyramid, counts)
         if relaxed_key not in relaxation.wins and (relaxed_key in relaxation.losses
@@ -230,7 +239,7 @@ class TalonSearch:
         path = self.path
         base = len(path)
         pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)
-        self.note(pyramid, talon)
+        self.note(pyramid, talon, recycles)
         key, time = self.key_and_time(pyramid, talon, drawn, recycles)
         if not root:
             failed = self.memo.get(key)
