@@ -118,11 +118,19 @@ class TalonSearch:
         wanted = talon & shape.wanted_talon
         if not wanted:
             return out
-        values = tables.talon_values
-        units = tables.talon_units
         start = drawn - 1 if drawn else 0
-        rest = wanted >> start
-        index = start
+        self._pair_with_talon(out, pyramid, wanted >> start, start, talon, recycles, counts, by_need)
+        limit = self.limit
+        if start and (limit is None or recycles < limit):
+            self._pair_with_talon(out, pyramid, wanted & ((1 << start) - 1), 0, talon & ~tables.talon_kings,
+                                  0 if limit is None else recycles + 1, counts, by_need)
+        return out
+
+    def _pair_with_talon(self, out: list, pyramid: int, rest: int, index: int, talon: int, passes: int,
+                         counts: int, by_need: dict[int, tuple[int, ...]]) -> None:
+        """Append the removals of each talon card in ``rest << index`` (in order) with a free card."""
+        values = self.tables.talon_values
+        units = self.tables.talon_units
         while rest:
             gap = (rest & -rest).bit_length()
             index += gap
@@ -134,26 +142,7 @@ class TalonSearch:
                 after_drawn = (after & ((1 << card) - 1)).bit_length()
                 after_counts = counts - units[card]
                 for bit in slots:
-                    out.append(((bit, 1 << card), pyramid & ~bit, after, after_drawn, recycles, after_counts))
-        limit = self.limit
-        if start and (limit is None or recycles < limit):
-            next_pass = 0 if limit is None else recycles + 1
-            renewed = talon & ~tables.talon_kings
-            rest = wanted & ((1 << start) - 1)
-            index = 0
-            while rest:
-                gap = (rest & -rest).bit_length()
-                index += gap
-                rest >>= gap
-                card = index - 1
-                slots = by_need.get(values[card])
-                if slots:
-                    after = renewed & ~(1 << card)
-                    after_drawn = (after & ((1 << card) - 1)).bit_length()
-                    after_counts = counts - units[card]
-                    for bit in slots:
-                        out.append(((bit, 1 << card), pyramid & ~bit, after, after_drawn, next_pass, after_counts))
-        return out
+                    out.append(((bit, 1 << card), pyramid & ~bit, after, after_drawn, passes, after_counts))
 
     def _walk_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int):
         """Every rule set: walk the draws and recycles, looking at each card in play on the way."""
