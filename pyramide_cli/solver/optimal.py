@@ -91,9 +91,9 @@ class _Heuristic:
         if not short:
             return removals
         actions = 0
-        passes_left = None if self.limit is None else self.limit - recycles
-        stock = talon >> drawn
-        index = drawn
+        # Unlimited recycles: one more whole sweep meets whatever can be met at all.
+        recycles_left = 1 if self.limit is None else self.limit - recycles
+        stock, index = talon >> drawn, drawn
         while True:
             while stock:
                 gap = (stock & -stock).bit_length()
@@ -106,29 +106,11 @@ class _Heuristic:
                     short -= 1
                     if not short:
                         return removals + actions
-            if passes_left is not None:
-                if passes_left <= 0:
-                    return None
-                passes_left -= 1
-            if not talon:
+            if recycles_left <= 0 or not talon:
                 return None
+            recycles_left -= 1
             actions += 1  # recycle: every card is in the stock again
             stock, index = talon, 0
-            if passes_left is None:
-                break
-        # unlimited recycles: the rest can be met in one more sweep at the very least
-        while stock:
-            gap = (stock & -stock).bit_length()
-            index += gap
-            stock >>= gap
-            actions += 1
-            value = values[index - 1]
-            if missing.get(value, 0) > 0:
-                missing[value] -= 1
-                short -= 1
-                if not short:
-                    return removals + actions
-        return None
 
     def _strict_estimate(self, pyramid: int, talon: int, drawn: int) -> int:
         counts = [0] * 14
