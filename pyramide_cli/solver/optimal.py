@@ -24,7 +24,7 @@ from ..position import Position
 from .budget import Budget
 from .lines import LineBuilder, step_move
 from .relaxation import Relaxation
-from .tables import DealTables
+from .tables import UNITS, DealTables
 from .talon_search import walk_removals
 
 STATE_DRAWN_SHIFT = 52
@@ -40,6 +40,9 @@ class _Heuristic:
         self.draw_count = rules.draw_count
         self.limit = rules.recycle_limit
         self._pyramid: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {}
+        self._removals: dict[int, int | None] = {}
+        self._values_present: dict[int, int] = {}
+        self.use_relaxed = not rules.waste_pair and not rules.stock_top
 
     def _pyramid_part(self, pyramid: int) -> tuple[int, tuple[tuple[int, int], ...]]:
         """(removals the pyramid needs, ((talon value, how many talon cards of it are needed), …))."""
@@ -67,26 +70,78 @@ class _Heuristic:
             self._pyramid[pyramid] = cached
         return cached
 
-    def estimate(self, pyramid: int, talon: int, drawn: int, recycles: int) -> int | None:
+    def relaxed_removals(self, pyramid: int, counts: int) -> int | None:
+        """The fewest removals clearing the pyramid in the multiset game (``None``: it cannot)."""
+        shape_of = self.tables.shape
+        kings = 0
+        shape = shape_of(pyramid)
+        while shape.kings:
+            kings += shape.kings.bit_count()
+            pyramid &= ~shape.kings
+            shape = shape_of(pyramid)
+        if not pyramid:
+            return kings
+        key = pyramid | (counts & shape.need) << 28
+        memo = self._removals
+        if key in memo:
+            best = memo[key]
+        else:
+            best = None
+            search = self.relaxed_removals
+            for mask in shape.pairs:
+                rest = search(pyramid & ~mask, counts)
+                if rest is not None and (best is None or rest + 1 < best):
+                    best = rest + 1
+            for bit, value in shape.singles:
+                step = UNITS[value]
+                if counts & step * 7:
+                    rest = search(pyramid & ~bit, counts - step)
+                    if rest is not None and (best is None or rest + 1 < best):
+                        best = rest + 1
+            memo[key] = best
+        return None if best is None else best + kings
+
+    def estimate(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> int | None:
         """A lower bound on the actions left, or ``None`` when the talon cannot serve the pyramid."""
         if self.strict:
             return self._strict_estimate(pyramid, talon, drawn)
         removals, needed = self._pyramid_part(pyramid)
+        if self.use_relaxed:
+            relaxed = self.relaxed_removals(pyramid, counts)
+            if relaxed is None:
+                return None
+            removals = max(removals, relaxed)
         if not needed or not self.walk_bound:
             return removals
-        return self._walk_estimate(removals, needed, talon, drawn, recycles)
+        return self._walk_estimate(removals, needed, pyramid, talon, drawn, recycles)
 
-    def _walk_estimate(self, removals: int, needed, talon: int, drawn: int, recycles: int) -> int | None:
+    def _present(self, pyramid: int) -> int:
+        """Bit ``v`` set when the pyramid still holds a card of value ``v``."""
+        present = self._values_present.get(pyramid)
+        if present is None:
+            values = self.tables.pyramid_values
+            present = 0
+            for slot in range(28):
+                if pyramid >> slot & 1:
+                    present |= 1 << values[slot]
+            self._values_present[pyramid] = present
+        return present
+
+    def _walk_estimate(self, removals: int, needed, pyramid: int, talon: int, drawn: int, recycles: int) -> int | None:
         """Each needed talon card not on the waste must be drawn: walk until all are met."""
         values = self.tables.talon_values
         missing = dict(needed)
-        waste = talon & ((1 << drawn) - 1)
-        while waste:
-            low = waste & -waste
-            value = values[low.bit_length() - 1]
+        # Waste cards come back without a draw only by removing every card above them, so only
+        # down to the first card that nothing left in the pyramid (and no king rule) can remove.
+        present = self._present(pyramid)
+        top = drawn - 1
+        while top >= 0:
+            value = values[top]
             if missing.get(value, 0) > 0:
                 missing[value] -= 1
-            waste ^= low
+            if value != 13 and not present >> (13 - value) & 1:
+                break
+            top = (talon & ((1 << top) - 1)).bit_length() - 1
         short = sum(count for count in missing.values() if count > 0)
         if not short:
             return removals
@@ -139,6 +194,8 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
     heuristic = _Heuristic(tables)
     shape_of = tables.shape
     bound = len(upper_bound) if upper_bound is not None else None
+    plain = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair
+    units = tables.talon_units
 
     def settle(pyramid: int) -> tuple[int, list[int]]:
         kings = []
@@ -151,8 +208,9 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
             pyramid ^= low
 
     start_pyramid, start_kings = settle(position.pyramid)
-    start = (start_pyramid, position.talon, position.drawn, 0 if unlimited else position.recycles)
-    start_key = _key(*start)
+    start = (start_pyramid, position.talon, position.drawn, 0 if unlimited else position.recycles,
+             tables.counts(position.talon))
+    start_key = _key(*start[:4])
     labels = _Labels(rules.recycle_limit, rules.draw_count)
     labels.add(start_pyramid, position.talon, len(start_kings), start[3], start[2])
     best_cost = {start_key: len(start_kings)}
@@ -162,8 +220,8 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
     while queue:
         _, negative_cost, _, state = heapq.heappop(queue)
         cost = -negative_cost
-        pyramid, talon, drawn, recycles = state
-        key = _key(*state)
+        pyramid, talon, drawn, recycles, counts = state
+        key = _key(pyramid, talon, drawn, recycles)
         if best_cost.get(key, cost) < cost:
             continue
         if not pyramid and not (strict and talon):
@@ -171,21 +229,29 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
         if labels.dominated(pyramid, talon, cost, recycles, drawn, strictly=True):
             continue
         budget.tick()
-        if not relaxation.can_win(pyramid, tables.counts(talon)):
+        if not relaxation.can_win(pyramid, counts):
             continue
-        for walk, step, after_talon, after_drawn, after_recycles in _edges(tables, pyramid, talon, drawn, recycles):
+        edges = _plain_edges if plain else _edges
+        for walk, step, after_talon, after_drawn, after_recycles in edges(tables, pyramid, talon, drawn, recycles):
             child_pyramid, kings = settle(pyramid & ~step[0])
+            child_counts = counts
+            if step[1]:
+                rest = step[1]
+                while rest:
+                    low = rest & -rest
+                    child_counts -= units[low.bit_length() - 1]
+                    rest ^= low
             child_cost = cost + walk + 1 + len(kings)
             if labels.dominated(child_pyramid, after_talon, child_cost, after_recycles, after_drawn):
                 continue
-            remaining = heuristic.estimate(child_pyramid, after_talon, after_drawn, after_recycles)
+            remaining = heuristic.estimate(child_pyramid, after_talon, after_drawn, after_recycles, child_counts)
             if remaining is None:
                 continue
             estimate = child_cost + remaining
             if bound is not None and estimate > bound:
                 continue
-            child = (child_pyramid, after_talon, after_drawn, after_recycles)
-            child_key = _key(*child)
+            child = (child_pyramid, after_talon, after_drawn, after_recycles, child_counts)
+            child_key = _key(child_pyramid, after_talon, after_drawn, after_recycles)
             labels.add(child_pyramid, after_talon, child_cost, after_recycles, after_drawn)
             best_cost[child_key] = child_cost
             parents[child_key] = (key, walk, step, kings)
@@ -244,6 +310,44 @@ def _edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: i
     for mask in tables.shape(pyramid).pairs:
         yield 0, (mask, 0), talon, drawn, recycles
     yield from walk_removals(tables, pyramid, talon, drawn, recycles, remove_kings=False)
+
+
+def _plain_edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int):
+    """:func:`_edges` for draw-1 without talon pairs: each talon card is in play as the waste top,
+    first at its turn in this pass (the top now costs nothing), else in the next pass."""
+    shape = tables.shape(pyramid)
+    for mask in shape.pairs:
+        yield 0, (mask, 0), talon, drawn, recycles
+    by_need = shape.by_need
+    wanted = talon & (shape.wanted_talon | tables.talon_kings)
+    if not wanted:
+        return
+    values = tables.talon_values
+    start = drawn - 1 if drawn else 0
+    limit = tables.rules.recycle_limit
+    passes = [(start, talon >> start, 0, recycles)]
+    if start and (limit is None or recycles < limit):  # empty the stock, recycle, draw again
+        passes.append((0, talon & ((1 << start) - 1), (talon >> drawn).bit_count() + 1,
+                       0 if limit is None else recycles + 1))
+    top = drawn - 1
+    for index, rest, walked, pass_number in passes:
+        while rest:
+            gap = (rest & -rest).bit_length()
+            index += gap
+            rest >>= gap
+            card = index - 1
+            if card != top:
+                walked += 1  # one draw brings it to the top
+            if not wanted >> card & 1:
+                continue
+            after = talon & ~(1 << card)
+            after_drawn = (after & ((1 << card) - 1)).bit_length()
+            cost = 0 if card == top else walked
+            if values[card] == 13:
+                yield cost, (0, 1 << card), after, after_drawn, pass_number
+            else:
+                for bit in by_need.get(values[card], ()):
+                    yield cost, (bit, 1 << card), after, after_drawn, pass_number
 
 
 def _key(pyramid: int, talon: int, drawn: int, recycles: int) -> int:
