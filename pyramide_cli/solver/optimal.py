@@ -25,7 +25,7 @@ from .budget import Budget
 from .lines import LineBuilder, step_move
 from .relaxation import Relaxation
 from .tables import UNITS, DealTables
-from .talon_search import walk_removals
+from .talon_search import TalonSearch, walk_removals
 
 STATE_DRAWN_SHIFT = 52
 STATE_PASS_SHIFT = 57
@@ -40,7 +40,7 @@ class _Heuristic:
         self.draw_count = rules.draw_count
         self.limit = rules.recycle_limit
         self._pyramid: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {}
-        self._removals: dict[int, int | None] = {}
+        self._relaxed: dict[int, int | None] = {}
         self._values_present: dict[int, int] = {}
         self.use_relaxed = not rules.waste_pair and not rules.stock_top
 
@@ -70,8 +70,13 @@ class _Heuristic:
             self._pyramid[pyramid] = cached
         return cached
 
-    def relaxed_removals(self, pyramid: int, counts: int) -> int | None:
-        """The fewest removals clearing the pyramid in the multiset game (``None``: it cannot)."""
+    def relaxed_cost(self, pyramid: int, counts: int, talon_cost: int) -> int | None:
+        """The least cost of clearing the pyramid in the multiset game, a removal costing 1 and each
+        talon card used ``talon_cost`` more (``None``: it cannot be cleared).
+
+        With ``talon_cost`` 0 it is the fewest removals; with 1, removals plus talon cards used —
+        and every talon card used must be brought to the top by a draw unless it is on the waste.
+        """
         shape_of = self.tables.shape
         kings = 0
         shape = shape_of(pyramid)
@@ -81,23 +86,23 @@ class _Heuristic:
             shape = shape_of(pyramid)
         if not pyramid:
             return kings
-        key = pyramid | (counts & shape.need) << 28
-        memo = self._removals
+        key = (pyramid | (counts & shape.need) << 28) << 1 | talon_cost
+        memo = self._relaxed
         if key in memo:
             best = memo[key]
         else:
             best = None
-            search = self.relaxed_removals
+            search = self.relaxed_cost
             for mask in shape.pairs:
-                rest = search(pyramid & ~mask, counts)
+                rest = search(pyramid & ~mask, counts, talon_cost)
                 if rest is not None and (best is None or rest + 1 < best):
                     best = rest + 1
             for bit, value in shape.singles:
                 step = UNITS[value]
                 if counts & step * 7:
-                    rest = search(pyramid & ~bit, counts - step)
-                    if rest is not None and (best is None or rest + 1 < best):
-                        best = rest + 1
+                    rest = search(pyramid & ~bit, counts - step, talon_cost)
+                    if rest is not None and (best is None or rest + 1 + talon_cost < best):
+                        best = rest + 1 + talon_cost
             memo[key] = best
         return None if best is None else best + kings
 
@@ -106,14 +111,18 @@ class _Heuristic:
         if self.strict:
             return self._strict_estimate(pyramid, talon, drawn)
         removals, needed = self._pyramid_part(pyramid)
+        floor = 0
         if self.use_relaxed:
-            relaxed = self.relaxed_removals(pyramid, counts)
+            relaxed = self.relaxed_cost(pyramid, counts, 0)
             if relaxed is None:
                 return None
             removals = max(removals, relaxed)
+            if self.walk_bound:
+                floor = self.relaxed_cost(pyramid, counts, 1) - (talon & ((1 << drawn) - 1)).bit_count()
         if not needed or not self.walk_bound:
-            return removals
-        return self._walk_estimate(removals, needed, pyramid, talon, drawn, recycles)
+            return max(removals, floor)
+        walked = self._walk_estimate(removals, needed, pyramid, talon, drawn, recycles)
+        return None if walked is None else max(walked, floor)
 
     def _present(self, pyramid: int) -> int:
         """Bit ``v`` set when the pyramid still holds a card of value ``v``."""
@@ -195,6 +204,7 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
     shape_of = tables.shape
     bound = len(upper_bound) if upper_bound is not None else None
     plain = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair
+    oracle = TalonSearch(tables, relaxation, budget)
     units = tables.talon_units
 
     def settle(pyramid: int) -> tuple[int, list[int]]:
@@ -229,8 +239,8 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
         if labels.dominated(pyramid, talon, cost, recycles, drawn, strictly=True):
             continue
         budget.tick()
-        if not relaxation.can_win(pyramid, counts):
-            continue
+        if not relaxation.can_win(pyramid, counts) or not oracle.can_win(pyramid, talon, drawn, recycles, counts):
+            continue  # no win below this node
         edges = _plain_edges if plain else _edges
         for walk, step, after_talon, after_drawn, after_recycles in edges(tables, pyramid, talon, drawn, recycles):
             child_pyramid, kings = settle(pyramid & ~step[0])

@@ -41,6 +41,9 @@ class TalonSearch:
         self.silent_kings = rules.draw_count == 1
         self.plain = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair
         self.memo: dict[int, int] = {}
+        """Key → the earliest time searched without a win."""
+        self.won: dict[int, int] = {}
+        """Key → the latest time a win was found from (a win from a time is a win from any earlier)."""
         self.path: list[Step] = []
         self.deferred: list[tuple[int, int, int, int, int, tuple[Step, ...]]] = []
         self.max_pyramid = -1
@@ -173,6 +176,9 @@ class TalonSearch:
             time = 0 if self.limit is None else recycles << PASS_SHIFT | drawn
         else:
             key, time = self.key_and_time(pyramid, talon, drawn, recycles)
+        won = self.won.get(key)
+        if won is not None and time <= won:
+            return True  # a win from here was found earlier (only when answering can_win)
         memo = self.memo
         failed = memo.get(key)
         if failed is not None and time >= failed:
@@ -199,10 +205,22 @@ class TalonSearch:
                 pyramid, talon, drawn, recycles, counts):
             path.append(step)
             if find_win(child_pyramid, child_talon, child_drawn, child_recycles, child_counts):
+                if failed is None:
+                    del memo[key]
+                else:
+                    memo[key] = failed
+                if won is None or time > won:
+                    self.won[key] = time
                 return True
             path.pop()
         del path[base:]
         return False
+
+    def can_win(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> bool:
+        """Whether a position can be won, remembering wins and losses across calls (for A*)."""
+        self.path = []
+        self.deferred.clear()
+        return self.find_win(pyramid, talon, drawn, 0 if self.limit is None else recycles, counts)
 
     # -- phase 2: how far can it go? -----------------------------------------------------------------
     def maximise(self) -> None:
