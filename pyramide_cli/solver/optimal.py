@@ -24,7 +24,7 @@ from ..position import Position
 from .budget import Budget
 from .lines import LineBuilder, step_move
 from .relaxation import Relaxation
-from .tables import UNITS, DealTables
+from .tables import DealTables
 from .talon_search import TalonSearch, walk_removals
 
 STATE_DRAWN_SHIFT = 52
@@ -32,15 +32,15 @@ STATE_PASS_SHIFT = 57
 
 
 class _Heuristic:
-    def __init__(self, tables: DealTables) -> None:
+    def __init__(self, tables: DealTables, relaxation: Relaxation) -> None:
         rules = tables.rules
         self.tables = tables
+        self.relaxation = relaxation
         self.strict = rules.strict
         self.walk_bound = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair
         self.draw_count = rules.draw_count
         self.limit = rules.recycle_limit
         self._pyramid: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {}
-        self._relaxed: dict[int, int | None] = {}
         self._values_present: dict[int, int] = {}
         self.use_relaxed = not rules.waste_pair and not rules.stock_top
 
@@ -70,42 +70,6 @@ class _Heuristic:
             self._pyramid[pyramid] = cached
         return cached
 
-    def relaxed_cost(self, pyramid: int, counts: int, talon_cost: int) -> int | None:
-        """The least cost of clearing the pyramid in the multiset game, a removal costing 1 and each
-        talon card used ``talon_cost`` more (``None``: it cannot be cleared).
-
-        With ``talon_cost`` 0 it is the fewest removals; with 1, removals plus talon cards used —
-        and every talon card used must be brought to the top by a draw unless it is on the waste.
-        """
-        shape_of = self.tables.shape
-        kings = 0
-        shape = shape_of(pyramid)
-        while shape.kings:
-            kings += shape.kings.bit_count()
-            pyramid &= ~shape.kings
-            shape = shape_of(pyramid)
-        if not pyramid:
-            return kings
-        key = (pyramid | (counts & shape.need) << 28) << 1 | talon_cost
-        memo = self._relaxed
-        if key in memo:
-            best = memo[key]
-        else:
-            best = None
-            search = self.relaxed_cost
-            for mask in shape.pairs:
-                rest = search(pyramid & ~mask, counts, talon_cost)
-                if rest is not None and (best is None or rest + 1 < best):
-                    best = rest + 1
-            for bit, value in shape.singles:
-                step = UNITS[value]
-                if counts & step * 7:
-                    rest = search(pyramid & ~bit, counts - step, talon_cost)
-                    if rest is not None and (best is None or rest + 1 + talon_cost < best):
-                        best = rest + 1 + talon_cost
-            memo[key] = best
-        return None if best is None else best + kings
-
     def estimate(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> int | None:
         """A lower bound on the actions left, or ``None`` when the talon cannot serve the pyramid."""
         if self.strict:
@@ -113,12 +77,12 @@ class _Heuristic:
         removals, needed = self._pyramid_part(pyramid)
         floor = 0
         if self.use_relaxed:
-            relaxed = self.relaxed_cost(pyramid, counts, 0)
+            relaxed = self.relaxation.least_cost(pyramid, counts, 0)
             if relaxed is None:
                 return None
             removals = max(removals, relaxed)
             if self.walk_bound:
-                floor = self.relaxed_cost(pyramid, counts, 1) - (talon & ((1 << drawn) - 1)).bit_count()
+                floor = self.relaxation.least_cost(pyramid, counts, 1) - (talon & ((1 << drawn) - 1)).bit_count()
         if not needed or not self.walk_bound:
             return max(removals, floor)
         walked = self._walk_estimate(removals, needed, pyramid, talon, drawn, recycles)
@@ -200,7 +164,7 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
     rules = tables.rules
     strict = rules.strict
     unlimited = rules.recycle_limit is None
-    heuristic = _Heuristic(tables)
+    heuristic = _Heuristic(tables, relaxation)
     shape_of = tables.shape
     bound = len(upper_bound) if upper_bound is not None else None
     plain = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair

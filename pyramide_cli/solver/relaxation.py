@@ -40,6 +40,7 @@ class Relaxation:
         self.mask_useless = not self.strict and not self.talon_pairs
         self.wins: dict[int, tuple[int, int]] = {}
         self.losses: dict[int, Gains] = {}
+        self.costs: dict[int, int | None] = {}
 
     def key(self, pyramid: int, counts: int) -> int:
         if self.mask_useless:
@@ -123,6 +124,42 @@ class Relaxation:
         lost = (best_pyramid, best_all)
         self.losses[key] = lost
         return lost
+
+    def least_cost(self, pyramid: int, counts: int, talon_cost: int) -> int | None:
+        """The least cost of clearing the pyramid in the multiset game, a removal costing 1 and each
+        talon card used ``talon_cost`` more (``None``: it cannot be cleared).
+
+        With ``talon_cost`` 0 it is the fewest removals; with 1, removals plus talon cards used —
+        and every talon card used must be brought to the top by a draw unless it is on the waste.
+        """
+        shape_of = self.tables.shape
+        kings = 0
+        shape = shape_of(pyramid)
+        while shape.kings:
+            kings += shape.kings.bit_count()
+            pyramid &= ~shape.kings
+            shape = shape_of(pyramid)
+        if not pyramid:
+            return kings
+        key = (pyramid | (counts & shape.need) << 28) << 1 | talon_cost
+        memo = self.costs
+        if key in memo:
+            best = memo[key]
+        else:
+            best = None
+            search = self.least_cost
+            for mask in shape.pairs:
+                rest = search(pyramid & ~mask, counts, talon_cost)
+                if rest is not None and (best is None or rest + 1 < best):
+                    best = rest + 1
+            for bit, value in shape.singles:
+                step = UNITS[value]
+                if counts & step * 7:
+                    rest = search(pyramid & ~bit, counts - step, talon_cost)
+                    if rest is not None and (best is None or rest + 1 + talon_cost < best):
+                        best = rest + 1 + talon_cost
+            memo[key] = best
+        return None if best is None else best + kings
 
     def winning_line(self, pyramid: int, counts: int) -> list[tuple[int, int]]:
         """The abstract moves of a win found by :meth:`search`: ``(pyramid bits, talon value)``.
