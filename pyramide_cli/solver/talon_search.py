@@ -167,8 +167,11 @@ class TalonSearch:
     def find_win(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> bool:
         path = self.path
         base = len(path)
-        if self.tables.shape(pyramid).kings or (self.silent_kings and talon & self.tables.talon_kings):
+        tables = self.tables
+        shape = tables.shape(pyramid)
+        if shape.kings or (self.silent_kings and talon & tables.talon_kings):
             pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)
+            shape = tables.shape(pyramid)
         if not pyramid and not (self.strict and talon):
             return True
         if self.draw_count == 1:
@@ -190,11 +193,11 @@ class TalonSearch:
         if budget.states >= budget.next_check:
             budget.check()
         if (28 - pyramid.bit_count() >= self.best[0]
-                or 52 - pyramid.bit_count() - talon.bit_count() + (talon & self.tables.talon_kings).bit_count()
+                or 52 - pyramid.bit_count() - talon.bit_count() + (talon & tables.talon_kings).bit_count()
                 > self.max_all):
             self.note(pyramid, talon, recycles)
         relaxation = self.relaxation
-        relaxed_key = relaxation.key(pyramid, counts)
+        relaxed_key = pyramid | (counts & shape.need if relaxation.mask_useless else counts) << KEY_SHIFT
         if relaxed_key not in relaxation.wins and (relaxed_key in relaxation.losses
                                                    or not relaxation.can_win(pyramid, counts)):
             self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path)))
