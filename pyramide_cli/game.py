@@ -192,22 +192,31 @@ class Game:
         A single card name is a tap.  A refused *move* leaves everything unchanged and comes back
         as a refused result; unreadable text raises :class:`MoveSyntaxError`.
         """
-        word = text.strip()
-        lowered = word.lower()
-        if lowered in (STOCK, WASTE):
-            return self.tap(lowered)
-        if " " not in word and "+" not in word and lowered not in ("draw", "recycle", "undo"):
-            try:
-                card = parse_card(word)
-            except CardError as error:
-                raise MoveSyntaxError(
-                    f"not a move or tap: {text!r} ({error}); try a card (7C), a pair (10C+3S), "
-                    "draw, recycle, stock, waste or undo"
-                ) from None
-            return self.tap(card)
-        move = Move.parse(word)
-        refusal = self.refusal(move)
+        action = parse_input(text)
+        if not isinstance(action, Move):
+            return self.tap(action)
+        refusal = self.refusal(action)
         if refusal is not None:
             return self._refuse(refusal)
-        self.apply(move)
-        return TapResult(TapAction.MOVED, move)
+        self.apply(action)
+        return TapResult(TapAction.MOVED, action)
+
+
+def parse_input(text: str) -> Card | str | Move:
+    """Read one word of input as :meth:`Game.play` does: ``'stock'``/``'waste'`` or a card (taps), or a move.
+
+    Raises :class:`MoveSyntaxError` quoting the text when it is neither.
+    """
+    word = text.strip()
+    lowered = word.lower()
+    if lowered in (STOCK, WASTE):
+        return lowered
+    if " " in word or "+" in word or lowered in ("draw", "recycle", "undo"):
+        return Move.parse(word)
+    try:
+        return parse_card(word)
+    except CardError as error:
+        raise MoveSyntaxError(
+            f"not a move or tap: {text!r} ({error}); try a card (7C), a pair (10C+3S), "
+            "draw, recycle, stock, waste or undo"
+        ) from None

@@ -19,35 +19,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cards import Card, parse_card
-from .errors import CardError, MoveSyntaxError
+from .cards import Card
 from .files import SaveLock
-from .game import STOCK, WASTE, Game, TapAction, TapResult
-from .moves import Move, Refusal
+from .game import Game, TapAction, TapResult, parse_input
+from .moves import Refusal
 from .save import SaveData, load_game, write_save
 
 MAX_PAUSE = 600.0
 """Longest stretch without input that the stopwatch counts (seconds): a game left open overnight
 does not count the night."""
-_MOVE_WORDS = ("draw", "recycle", "undo")
 
 
 def check_word(text: str) -> None:
     """Raise :class:`MoveSyntaxError` when ``text`` is neither a tap nor a move (as ``Game.play`` reads it)."""
-    word = text.strip()
-    lowered = word.lower()
-    if lowered in (STOCK, WASTE) or lowered in _MOVE_WORDS:
-        return
-    if " " in word or "+" in word:
-        Move.parse(word)
-        return
-    try:
-        parse_card(word)
-    except CardError as error:
-        raise MoveSyntaxError(
-            f"not a move or tap: {text!r} ({error}); try a card (7C), a pair (10C+3S), "
-            "draw, recycle, stock, waste or undo"
-        ) from None
+    parse_input(text)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from .app import app, narrowed
-from . import deal_commands, grade_commands, play_commands, replay_commands  # noqa: F401, E402 - they register commands
+from . import deal_commands, grade_commands, play_commands, replay_commands, solve_commands  # noqa: F401, E402 - they register commands
 
 __all__ = ["app", "main"]
 

@@ -1,0 +1,136 @@
+"""Hints (R27): the next action of a winning line, named as a person taps it.
+
+:func:`hint_for` solves the game's current position within small limits and never changes the
+game.  When the position can still be won, the hint is the next action of a winning line; when it
+cannot, it says so and points at the action leading to the most pyramid cards removed; when the
+search runs out of time, it falls back to the strategy tips of the sources (kings at once,
+pyramid pairs that uncover the most cards, the waste card, then the stock) and says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from .game import Game
+from .layout import free_slots
+from .moves import Move, MoveKind
+from .position import Position
+from .solver import SolveLimits, Verdict, solve
+
+HINT_LIMITS = SolveLimits(max_states=300_000, timeout=3.0)
+"""A hint answers within a few seconds; past that it gives a rule-of-thumb move."""
+
+
+class HintKind(Enum):
+    WINNING = "winning"
+    """The next action of a proven winning line."""
+    BEST_LOSING = "best-losing"
+    """The position cannot be won; the action leads to the most pyramid cards removed."""
+    HEURISTIC = "heuristic"
+    """The search hit its limit; a rule-of-thumb move."""
+    NONE = "none"
+    """Nothing to suggest: the game is won, or no action is left (or none removes more cards)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A hint: ``move`` to play (``None`` when there is none), ``taps`` as typed in ``play``."""
+
+    kind: HintKind
+    move: Move | None
+    taps: tuple[str, ...]
+    text: str
+    verdict: str | None = None
+    max_pyramid_removed: int | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "move": None if self.move is None else str(self.move),
+            "taps": list(self.taps),
+            "text": self.text,
+            "verdict": self.verdict,
+            "max_pyramid_removed": self.max_pyramid_removed,
+        }
+
+
+def taps_for(position: Position, move: Move) -> tuple[str, ...]:
+    """How a person plays ``move``: the cards to tap, or the stock."""
+    if move.kind in (MoveKind.DRAW, MoveKind.RECYCLE):
+        return ("stock",)
+    return tuple(str(card) for card in move.cards)
+
+
+def describe(position: Position, move: Move) -> str:
+    """``tap 10C then 3S`` / ``tap KD`` / ``tap the stock to draw`` … (a player's words)."""
+    if move.kind is MoveKind.DRAW:
+        return "tap the stock to draw a card"
+    if move.kind is MoveKind.RECYCLE:
+        return "tap the empty stock to turn the waste over (recycle)"
+    named = []
+    for card in move.cards:
+        where = "" if position.slot_of(card) is not None else (
+            " (the waste card)" if card == position.waste_top else " (the stock card)")
+        named.append(f"{card}{where}")
+    if move.kind is MoveKind.KING:
+        return f"tap {named[0]} to remove the king"
+    return f"tap {named[0]} then {named[1]}"
+
+
+def hint_for(game: Game, limits: SolveLimits = HINT_LIMITS) -> Hint:
+    """The hint for the game's current position (the game is not changed)."""
+    position = game.position
+    if position.is_won:
+        return Hint(HintKind.NONE, None, (), "The game is won: nothing left to do.", "winnable")
+    legal = position.legal_moves()
+    if not legal:
+        return Hint(HintKind.NONE, None, (), "No more moves possible: start a new game.", "unwinnable",
+                    28 - position.pyramid.bit_count())
+    result = solve(position, limits=limits)
+    if result.verdict is Verdict.WINNABLE:
+        move = result.solution[0]
+        return Hint(HintKind.WINNING, move, taps_for(position, move),
+                    f"{_capital(describe(position, move))} — this position can still be won.", "winnable")
+    if result.verdict is Verdict.UNWINNABLE:
+        most = result.max_pyramid_removed
+        lead = f"This position can no longer be won: at most {most} of the 28 pyramid cards can come off"
+        if not result.best_line:
+            return Hint(HintKind.NONE, None, (), f"{lead}, and no action removes another card: start a new game.",
+                        "unwinnable", most)
+        move = result.best_line[0]
+        return Hint(HintKind.BEST_LOSING, move, taps_for(position, move),
+                    f"{lead}. To get there, {describe(position, move)}.", "unwinnable", most)
+    move = heuristic_move(position)
+    return Hint(HintKind.HEURISTIC, move, taps_for(position, move),
+                f"The solver ran out of time, so this is only a rule of thumb: {describe(position, move)}.", "unknown")
+
+
+def heuristic_move(position: Position) -> Move:
+    """The strategy tips of 003/004: a king at once; else the pyramid pair uncovering the most
+    cards; else a pair with the waste (or stock) card uncovering the most; else draw or recycle."""
+    legal = position.legal_moves()
+    kings = [move for move in legal if move.kind is MoveKind.KING]
+    if kings:
+        return kings[0]
+    pairs = [move for move in legal if move.kind is MoveKind.PAIR]
+    if pairs:
+        def score(move: Move) -> tuple[int, int]:
+            slots = [position.slot_of(card) for card in move.cards]
+            in_pyramid = [slot for slot in slots if slot is not None]
+            after = position.pyramid
+            for slot in in_pyramid:
+                after &= ~(1 << slot)
+            uncovered = len(free_slots(after)) - len(free_slots(position.pyramid)) + len(in_pyramid)
+            return (len(in_pyramid), uncovered)
+
+        return max(pairs, key=score)
+    return legal[-1]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,330 @@
+"""The exact search, for every rule set: pyramid, talon in its order, draw pointer, recycles.
+
+A node is a position ``(pyramid, talon, drawn, recycles)`` after its forced moves.  From a node
+the only actions that change nothing but the draw pointer are draws and recycles, and they are
+deterministic, so a node's children are its removals *now* plus every removal that becomes
+possible somewhere along that deterministic walk (each at its first occurrence).  The walk ends
+at the end of the last allowed pass (with unlimited recycles: after one whole cycle).
+
+Phase 1 (:meth:`TalonSearch.find_win`) looks for a win with every pruning rule of
+docs/solver.md.  When there is none, phase 2 (:meth:`TalonSearch.maximise`) finds the most
+pyramid cards and the most cards in all that can be removed, by branch and bound over the
+positions phase 1 set aside.  Both are depth-first with a transposition table.
+"""
+
+from __future__ import annotations
+
+from .budget import Budget
+from .relaxation import KEY_SHIFT, Relaxation
+from .tables import DealTables
+
+PASS_SHIFT = 5  # drawn < 32
+TALON_KEY_SHIFT = 52
+Step = tuple[int, int]
+"""A removal: (pyramid slot bits, talon index bits)."""
+
+
+class TalonSearch:
+    """Depth-first search over the exact positions of one deal (see the module docstring)."""
+
+    def __init__(self, tables: DealTables, relaxation: Relaxation, budget: Budget) -> None:
+        rules = tables.rules
+        self.tables = tables
+        self.relaxation = relaxation
+        self.budget = budget
+        self.limit = rules.recycle_limit
+        self.draw_count = rules.draw_count
+        self.strict = rules.strict
+        self.stock_top = rules.stock_top
+        self.waste_pair = rules.waste_pair
+        # Under draw-1 a talon king is removed the moment it reaches the top (docs/solver.md, K2).
+        self.silent_kings = rules.draw_count == 1
+        self.plain = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair
+        self.memo: dict[int, int] = {}
+        """Key → the earliest time searched without a win."""
+        self.won: dict[int, int] = {}
+        """Key → the latest time a win was found from (a win from a time is a win from any earlier)."""
+        self.path: list[Step] = []
+        self.deferred: list[tuple[int, int, int, int, int, tuple[Step, ...]]] = []
+        self.max_pyramid = -1
+        self.max_all = -1
+        self.best = (-1, -1)
+        self.best_path: tuple[Step, ...] = ()
+
+    # -- positions ---------------------------------------------------------------------------------
+    def normalise(self, pyramid: int, talon: int, drawn: int) -> tuple[int, int, int]:
+        """Play the forced moves (K1, K2): free pyramid kings, and under draw-1 the talon kings.
+
+        Pyramid kings are appended to :attr:`path`; talon kings are left to the line builder,
+        which removes each king the moment it reaches the top (the search's talon simply no
+        longer holds the kings still in the stock).
+        """
+        shape_of = self.tables.shape
+        kings = shape_of(pyramid).kings
+        while kings:
+            low = kings & -kings
+            self.path.append((low, 0))
+            pyramid ^= low
+            kings = shape_of(pyramid).kings
+        if self.silent_kings:
+            talon_kings = self.tables.talon_kings
+            talon &= ~(talon_kings & ~((1 << drawn) - 1))
+            top = drawn - 1
+            while top >= 0 and talon_kings >> top & 1:
+                talon ^= 1 << top
+                drawn = (talon & ((1 << top) - 1)).bit_length()
+                top = drawn - 1
+        return pyramid, talon, drawn
+
+    def is_won(self, pyramid: int, talon: int) -> bool:
+        return not pyramid and not (self.strict and talon)
+
+    def key_and_time(self, pyramid: int, talon: int, drawn: int, recycles: int) -> tuple[int, int]:
+        """Transposition key and the node's time (D1: a later time on the same key is dominated)."""
+        if self.draw_count == 1:
+            key = pyramid | talon << KEY_SHIFT
+            return key, 0 if self.limit is None else recycles << PASS_SHIFT | drawn
+        key = pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT
+        return key, 0 if self.limit is None else recycles
+
+    def note(self, pyramid: int, talon: int, recycles: int) -> None:
+        """Record how far this node got (and the path to it, for hints).
+
+        Under draw-1 the talon kings still below the waste top count as removed when a recycle is
+        left: the walk brings each to the top, where it goes at once (K2).
+        """
+        removed_pyramid = 28 - pyramid.bit_count()
+        removed_all = 52 - pyramid.bit_count() - talon.bit_count()
+        if self.silent_kings and talon and (self.limit is None or recycles < self.limit):
+            removed_all += (talon & self.tables.talon_kings).bit_count()
+        if removed_pyramid > self.max_pyramid:
+            self.max_pyramid = removed_pyramid
+        if removed_all > self.max_all:
+            self.max_all = removed_all
+        if (removed_pyramid, removed_all) > self.best:
+            self.best = (removed_pyramid, removed_all)
+            self.best_path = tuple(self.path)
+
+    # -- moves ---------------------------------------------------------------------------------------
+    def children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> list:
+        """``(step, pyramid, talon, drawn, recycles, counts)`` for every removal along the walk."""
+        if self.plain:
+            return self._plain_children(pyramid, talon, drawn, recycles, counts)
+        return list(self._walk_children(pyramid, talon, drawn, recycles, counts))
+
+    def _plain_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> list:
+        """Draw-1 without talon pairs: each talon card is in play once per pass, as the waste top."""
+        tables = self.tables
+        shape = tables.shape(pyramid)
+        out = [((mask, 0), pyramid & ~mask, talon, drawn, recycles, counts) for mask in shape.pairs]
+        by_need = shape.by_need
+        wanted = talon & shape.wanted_talon
+        if not wanted:
+            return out
+        start = drawn - 1 if drawn else 0
+        self._pair_with_talon(out, pyramid, wanted >> start, start, talon, recycles, counts, by_need)
+        limit = self.limit
+        if start and (limit is None or recycles < limit):
+            self._pair_with_talon(out, pyramid, wanted & ((1 << start) - 1), 0, talon & ~tables.talon_kings,
+                                  0 if limit is None else recycles + 1, counts, by_need)
+        return out
+
+    def _pair_with_talon(self, out: list, pyramid: int, rest: int, index: int, talon: int, passes: int,
+                         counts: int, by_need: dict[int, tuple[int, ...]]) -> None:
+        """Append the removals of each talon card in ``rest << index`` (in order) with a free card."""
+        values = self.tables.talon_values
+        units = self.tables.talon_units
+        while rest:
+            gap = (rest & -rest).bit_length()
+            index += gap
+            rest >>= gap
+            card = index - 1
+            slots = by_need.get(values[card])
+            if slots:
+                after = talon & ~(1 << card)
+                after_drawn = (after & ((1 << card) - 1)).bit_length()
+                after_counts = counts - units[card]
+                for bit in slots:
+                    out.append(((bit, 1 << card), pyramid & ~bit, after, after_drawn, passes, after_counts))
+
+    def _walk_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int):
+        """Every rule set: walk the draws and recycles, looking at each card in play on the way."""
+        tables = self.tables
+        for mask in tables.shape(pyramid).pairs:
+            yield (mask, 0), pyramid & ~mask, talon, drawn, recycles, counts
+        units = tables.talon_units
+        for _, step, after, after_drawn, passes in walk_removals(
+                tables, pyramid, talon, drawn, recycles, remove_kings=self.silent_kings):
+            spent = 0
+            bits = step[1]
+            while bits:
+                low = bits & -bits
+                spent += units[low.bit_length() - 1]
+                bits ^= low
+            yield step, pyramid & ~step[0], after, after_drawn, passes, counts - spent
+
+    # -- phase 1: is there a win? --------------------------------------------------------------------
+    def find_win(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> bool:
+        path = self.path
+        base = len(path)
+        tables = self.tables
+        shape = tables.shape(pyramid)
+        if shape.kings or (self.silent_kings and talon & tables.talon_kings):
+            pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)
+            shape = tables.shape(pyramid)
+        if not pyramid and not (self.strict and talon):
+            return True
+        if self.draw_count == 1:
+            key = pyramid | talon << KEY_SHIFT
+            time = 0 if self.limit is None else recycles << PASS_SHIFT | drawn
+        else:
+            key, time = self.key_and_time(pyramid, talon, drawn, recycles)
+        won = self.won.get(key)
+        if won is not None and time <= won:
+            return True  # a win from here was found earlier (only when answering can_win)
+        memo = self.memo
+        failed = memo.get(key)
+        if failed is not None and time >= failed:
+            del path[base:]
+            return False
+        memo[key] = time
+        budget = self.budget
+        budget.states += 1
+        if budget.states >= budget.next_check:
+            budget.check()
+        if (28 - pyramid.bit_count() >= self.best[0]
+                or 52 - pyramid.bit_count() - talon.bit_count() + (talon & tables.talon_kings).bit_count()
+                > self.max_all):
+            self.note(pyramid, talon, recycles)
+        relaxation = self.relaxation
+        relaxed_key = pyramid | (counts & shape.need if relaxation.mask_useless else counts) << KEY_SHIFT
+        if relaxed_key not in relaxation.wins and (relaxed_key in relaxation.losses
+                                                   or not relaxation.can_win(pyramid, counts)):
+            self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path)))
+            del path[base:]
+            return False
+        find_win = self.find_win
+        for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children(
+                pyramid, talon, drawn, recycles, counts):
+            path.append(step)
+            if find_win(child_pyramid, child_talon, child_drawn, child_recycles, child_counts):
+                if failed is None:
+                    del memo[key]
+                else:
+                    memo[key] = failed
+                if won is None or time > won:
+                    self.won[key] = time
+                return True
+            path.pop()
+        del path[base:]
+        return False
+
+    def can_win(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> bool:
+        """Whether a position can be won, remembering wins and losses across calls (for A*)."""
+        self.path = []
+        self.deferred.clear()
+        return self.find_win(pyramid, talon, drawn, 0 if self.limit is None else recycles, counts)
+
+    # -- phase 2: how far can it go? -----------------------------------------------------------------
+    def maximise(self) -> None:
+        """Branch and bound over the positions phase 1 set aside (after :meth:`find_win` failed)."""
+        deferred, self.deferred = self.deferred, []
+        done: set[int] = set()
+        for pyramid, talon, drawn, recycles, counts, path in deferred:
+            key, time = self.key_and_time(pyramid, talon, drawn, recycles)
+            if self.memo[key] < time or key in done:
+                continue  # set aside again at an earlier time, which dominates
+            done.add(key)
+            self.path = list(path)
+            self._explore(pyramid, talon, drawn, recycles, counts)
+
+    def _could_improve(self, pyramid: int, talon: int, counts: int) -> bool:
+        gains = self.relaxation.gains_bound(pyramid, counts)
+        bound_pyramid = 28 - pyramid.bit_count() + gains[0]
+        bound_all = 52 - pyramid.bit_count() - talon.bit_count() + gains[1] + (talon & self.tables.talon_kings).bit_count()
+        return (bound_pyramid > self.max_pyramid or bound_all > self.max_all
+                or (bound_pyramid == self.best[0] and bound_all > self.best[1]))
+
+    def _explore(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, root: bool = True) -> None:
+        path = self.path
+        base = len(path)
+        pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)
+        self.note(pyramid, talon, recycles)
+        key, time = self.key_and_time(pyramid, talon, drawn, recycles)
+        if not root:
+            failed = self.memo.get(key)
+            if failed is not None and time >= failed:
+                del path[base:]
+                return
+            self.memo[key] = time
+        if self._could_improve(pyramid, talon, counts):
+            self.budget.tick()
+            for step, *child in self.children(pyramid, talon, drawn, recycles, counts):
+                path.append(step)
+                self._explore(*child, root=False)
+                path.pop()
+        del path[base:]
+
+
+def walk_removals(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int, remove_kings: bool):
+    """The removals involving the talon along the deterministic draw/recycle walk, first occurrences.
+
+    Yields ``(actions, step, talon after, drawn after, recycles after)``: ``actions`` is how many
+    draws and recycles lead to the removal.  ``remove_kings``: talon kings vanish at a recycle
+    (under draw-1 they are removed as they reach the top, K2).  Recycles after are 0 when
+    recycles are unlimited (they no longer matter).
+    """
+    rules = tables.rules
+    limit, draw_count = rules.recycle_limit, rules.draw_count
+    waste_pair, stock_top = rules.waste_pair, rules.stock_top
+    values = tables.talon_values
+    by_need = tables.shape(pyramid).by_need
+    seen: set[Step] = set()
+    position, passes, current, actions = drawn, recycles, talon, 0
+    while True:
+        removals: list[Step] = []
+        top = position - 1
+        if top >= 0:
+            value = values[top]
+            if value == 13:
+                removals.append((0, 1 << top))
+            else:
+                removals.extend((bit, 1 << top) for bit in by_need.get(value, ()))
+            if waste_pair:
+                under = (current & ((1 << top) - 1)).bit_length() - 1
+                if under >= 0 and values[under] + value == 13:
+                    removals.append((0, 1 << top | 1 << under))
+        stock = current >> position
+        if stock_top and stock:
+            up = position + (stock & -stock).bit_length() - 1
+            up_value = values[up]
+            if up_value == 13:
+                removals.append((0, 1 << up))
+            else:
+                removals.extend((bit, 1 << up) for bit in by_need.get(up_value, ()))
+                if top >= 0 and values[top] + up_value == 13:
+                    removals.append((0, 1 << top | 1 << up))
+        for step in removals:
+            if step not in seen:
+                seen.add(step)
+                after = current & ~step[1]
+                yield (actions, step, after, (after & ((1 << position) - 1)).bit_length(),
+                       0 if limit is None else passes)
+        if stock:  # draw
+            for _ in range(draw_count):
+                if not stock:
+                    break
+                gap = (stock & -stock).bit_length()
+                position += gap
+                stock >>= gap
+        elif current and (limit is None or passes < limit):  # recycle
+            passes += 1
+            position = 0
+            if remove_kings:
+                current &= ~tables.talon_kings
+        else:
+            return
+        actions += 1
+        if limit is None and passes > recycles and (
+                (draw_count == 1 and position >= drawn) or passes >= recycles + 2):
+            return  # one whole cycle seen (draw-3: the second recycle starts it again)

@@ -1,0 +1,74 @@
+"""Hints (R27): a winning line's next action, the best try when lost, a rule of thumb at the limit."""
+
+from __future__ import annotations
+
+from pyramide_cli.deal import Deal
+from pyramide_cli.game import Game
+from pyramide_cli.hint import HintKind, heuristic_move, hint_for
+from pyramide_cli.moves import Move
+from pyramide_cli.rules import Rules
+from pyramide_cli.solver import SolveLimits, Verdict, solve
+from reference_search import reference_search, small_position
+
+
+def test_r27_winning_hint_is_the_next_move_of_a_win() -> None:
+    game = Game(Deal.from_code("PY1-T-AAAAAAB"))
+    history = list(game.history)
+    hint = hint_for(game)
+    assert game.history == history  # the game is not changed
+    assert hint.kind is HintKind.WINNING and hint.verdict == "winnable"
+    after = game.position.apply(hint.move)
+    assert solve(after).verdict is Verdict.WINNABLE  # still winnable after following it
+    assert hint.taps == tuple(str(card) for card in hint.move.cards)
+    assert str(hint) == hint.text and hint.to_dict()["move"] == str(hint.move)
+
+
+def test_r27_draw_hint_points_at_the_stock() -> None:
+    game = Game(Deal.from_code("PY1-N-AAAAAAB"))
+    while True:
+        hint = hint_for(game)
+        if hint.move.kind.value in ("draw", "recycle"):
+            break
+        game.apply(hint.move)
+    assert hint.taps == ("stock",) and "stock" in hint.text
+
+
+def test_lost_position_hint_keeps_the_most_cards_removable() -> None:
+    for seed in range(40):
+        position = small_position(seed, Rules.parse("T"), seed, slots=2, talon_size=6)
+        reference = reference_search(position)
+        if reference.winnable or not position.legal_moves():
+            continue
+        game = Game(position.deal)
+        game.position = position
+        hint = hint_for(game)
+        assert hint.verdict == "unwinnable" and hint.max_pyramid_removed == reference.max_pyramid_removed
+        if hint.move is not None:
+            assert hint.kind is HintKind.BEST_LOSING
+            after = reference_search(position.apply(hint.move))
+            assert after.max_pyramid_removed == reference.max_pyramid_removed
+        else:
+            assert hint.kind is HintKind.NONE and reference.max_pyramid_removed == 28 - position.pyramid.bit_count()
+
+
+def test_heuristic_hint_at_the_search_limit_says_so() -> None:
+    game = Game(Deal.from_number(159, Rules.preset("T")))
+    hint = hint_for(game, SolveLimits(max_states=5, timeout=None))
+    assert hint.kind is HintKind.HEURISTIC and "rule of thumb" in hint.text
+    assert hint.move in game.position.legal_moves()
+
+
+def test_heuristic_prefers_kings_then_pyramid_pairs() -> None:
+    position = Game(Deal.from_code("PY1-N-AAAAAAB")).position
+    assert heuristic_move(position) == Move.parse("KC")
+    after = position.apply(Move.parse("KC")).apply(Move.parse("KH"))
+    assert heuristic_move(after) == Move.parse("8S+5H")
+
+
+def test_won_and_finished_games() -> None:
+    deal = Deal.from_code("PY1-N-AAAAAAB")
+    game = Game(deal)
+    for move in solve(deal).solution:
+        game.apply(move)
+    hint = hint_for(game)
+    assert hint.kind is HintKind.NONE and hint.move is None and "won" in hint.text

@@ -1,0 +1,216 @@
+"""The solver: every line it gives wins on the engine, and it agrees with a plain exhaustive search.
+
+Nothing here trusts the solver's own output: lines are replayed with the engine; verdicts, the
+most cards removable and the fewest actions are checked against ``reference_search`` (a plain
+breadth-first search over ``Position.legal_moves()``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pyramide_cli.deal import Deal
+from pyramide_cli.game import Game
+from pyramide_cli.moves import Move
+from pyramide_cli.position import Position
+from pyramide_cli.rules import Rules
+from pyramide_cli.solver import SolveLimits, SolveResult, Verdict, solve, uses_multiset_search
+from reference_search import reference_search, small_position
+
+RULE_SETS = [
+    "N", "T", "E", "O", "N+strict", "T+strict", "T+recycles=1", "N+recycles=3", "T+waste-pair", "T+cover-pair",
+    "T+stock-top", "T+draw-3", "N+draw-3", "N+stock-top", "N+waste-pair+strict", "O+stock-top+waste-pair",
+    "N+cover-pair", "T+recycles=1+draw-3+strict", "E+stock-top+strict", "N+draw-3+strict+cover-pair",
+]
+
+
+def replays_to_win(position: Position, moves) -> bool:
+    for move in moves:
+        position = position.apply(Move.parse(str(move)))  # through the text notation, as `play` reads it
+    return position.is_won
+
+
+def partway(deal: Deal, seed: int, actions: int) -> Position:
+    """The position after ``actions`` seeded random actions, removals preferred (a mid-game save)."""
+    rng = random.Random(seed)
+    position = Position.start(deal)
+    for _ in range(actions):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        removals = [move for move in moves if move.removes_cards]
+        position = position.apply(rng.choice(removals) if removals else moves[-1])
+    return position
+
+
+def check_against_reference(position: Position) -> None:
+    reference = reference_search(position)
+    result = solve(position)
+    assert result.verdict is (Verdict.WINNABLE if reference.winnable else Verdict.UNWINNABLE)
+    if reference.winnable:
+        assert replays_to_win(position, result.solution)
+        shortest = solve(position, optimal=True)
+        assert shortest.optimal
+        assert replays_to_win(position, shortest.solution)
+        assert len(shortest.solution) == reference.shortest
+        assert len(shortest.solution) <= len(result.solution)
+    else:
+        assert result.solution is None
+        assert result.max_pyramid_removed == reference.max_pyramid_removed
+        assert result.max_removed == reference.max_removed
+        if result.best_line is not None:
+            end = position
+            for move in result.best_line:
+                end = end.apply(move)
+            assert 28 - end.pyramid.bit_count() == reference.max_pyramid_removed
+
+
+# -- agreement with the plain exhaustive search -------------------------------------------------------
+@pytest.mark.parametrize("rules_text", RULE_SETS)
+def test_agrees_with_plain_exhaustive_search_on_small_positions(rules_text: str) -> None:
+    rules = Rules.parse(rules_text)
+    wins = 0
+    for seed in range(30):
+        position = small_position(seed, rules, seed, slots=1 + seed % 2, talon_size=9)
+        check_against_reference(position)
+        wins += reference_search(position).winnable
+    if not rules.strict and rules.passes != 1:  # wins are rare in a single pass or under strict
+        assert 0 < wins < 30  # both verdicts are exercised
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules_text=st.sampled_from(RULE_SETS),
+    deal_number=st.integers(0, 10_000),
+    seed=st.integers(0, 2**32),
+    slots=st.integers(1, 3),
+    talon_size=st.integers(0, 10),
+)
+def test_property_agrees_with_plain_exhaustive_search(rules_text, deal_number, seed, slots, talon_size) -> None:
+    check_against_reference(small_position(deal_number, Rules.parse(rules_text), seed, slots, talon_size))
+
+
+# -- whole deals: every line wins on the engine ----------------------------------------------------------
+@pytest.mark.parametrize("preset", ["N", "T"])
+def test_every_solution_replays_to_a_win_over_200_deals(preset: str) -> None:
+    rules = Rules.preset(preset)
+    verdicts = {Verdict.WINNABLE: 0, Verdict.UNWINNABLE: 0}
+    for number in range(200):
+        deal = Deal.from_number(number, rules)
+        result = solve(deal)
+        verdicts[result.verdict] += 1
+        if result.winnable:
+            assert replays_to_win(Position.start(deal), result.solution), number
+        else:
+            assert 0 <= result.max_pyramid_removed < 28 and result.max_pyramid_removed <= result.max_removed <= 52
+    assert verdicts[Verdict.WINNABLE] > 50 and verdicts[Verdict.UNWINNABLE] > 20
+
+
+@pytest.mark.parametrize("rules_text, actions, min_wins", [
+    ("E", 16, 5), ("O", 10, 1), ("N+strict", 12, 1), ("T+strict", 12, 1), ("T+recycles=1", 16, 5),
+    ("N+recycles=3", 14, 5), ("T+waste-pair", 16, 5), ("T+cover-pair", 16, 5), ("T+stock-top", 16, 5),
+    ("T+draw-3", 16, 5), ("N+draw-3", 18, 5),
+])
+def test_every_solution_replays_to_a_win_partway_into_200_deals(rules_text: str, actions: int, min_wins: int) -> None:
+    """Slower rule sets: solve from a position partway into each deal (as from a save)."""
+    rules = Rules.parse(rules_text)
+    winnable = 0
+    for number in range(200):
+        position = partway(Deal.from_number(number, rules), number, actions)
+        result = solve(position)
+        assert result.verdict is not Verdict.UNKNOWN, number
+        if result.winnable:
+            winnable += 1
+            assert replays_to_win(position, result.solution), number
+    assert winnable >= min_wins
+
+
+def test_solves_from_a_game_in_progress_and_from_a_won_position() -> None:
+    deal = Deal.from_code("PY1-N-AAAAAAB")
+    game = Game(deal)
+    game.apply(Move.parse("KC"))
+    result = solve(game)
+    assert result.winnable and replays_to_win(game.position, result.solution)
+    end = game.position
+    for move in result.solution:
+        end = end.apply(move)
+    done = solve(end)
+    assert done.verdict is Verdict.WINNABLE and done.solution == () and done.optimal
+
+
+def test_r17_stuck_deal_never_gets_past_14_cards() -> None:
+    """examples/stuck-n.yaml: deal 668 under N never gets past 14 cards (7 pyramid cards)."""
+    deal = Deal.from_code("PY1-N-AAAAAU4")
+    result = solve(deal)
+    reference = reference_search(Position.start(deal))
+    assert result.verdict is Verdict.UNWINNABLE and not reference.winnable
+    assert (result.max_pyramid_removed, result.max_removed) == (reference.max_pyramid_removed, reference.max_removed)
+    assert result.max_removed == 14 and result.max_pyramid_removed == 7
+
+
+# -- limits and optimality ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("preset, numbers", [("T", range(0, 12)), ("N", range(0, 12))])
+def test_same_verdict_from_every_limit_setting_that_decides(preset: str, numbers) -> None:
+    rules = Rules.preset(preset)
+    for number in numbers:
+        deal = Deal.from_number(number, rules)
+        full = solve(deal, limits=SolveLimits(max_states=None, timeout=None))
+        assert full.verdict is not Verdict.UNKNOWN
+        for max_states in (5, 50, 500, 5_000, 50_000):
+            limited = solve(deal, limits=SolveLimits(max_states=max_states))
+            if limited.verdict is Verdict.UNKNOWN:
+                assert limited.solution is None and "states" in limited.limit
+            else:
+                assert limited.verdict is full.verdict
+                assert (limited.max_pyramid_removed, limited.max_removed) == (full.max_pyramid_removed, full.max_removed)
+
+
+def test_a_tiny_timeout_gives_unknown() -> None:
+    result = solve(Deal.from_number(159, Rules.preset("T")), limits=SolveLimits(timeout=1e-9))
+    assert result.verdict is Verdict.UNKNOWN and result.limit == "timed out"
+
+
+@pytest.mark.parametrize("rules_text", ["N", "T", "T+stock-top"])
+def test_optimal_is_never_longer_than_plain(rules_text: str) -> None:
+    rules = Rules.parse(rules_text)
+    checked = 0
+    for number in range(40):
+        position = partway(Deal.from_number(number, rules), number, 24)
+        plain = solve(position)
+        if not plain.winnable:
+            continue
+        best = solve(position, optimal=True)
+        assert best.optimal and replays_to_win(position, best.solution)
+        assert len(best.solution) <= len(plain.solution)
+        checked += 1
+    assert checked >= 3
+
+
+def test_multiset_search_is_used_exactly_for_unlimited_draw_one_without_talon_pairs() -> None:
+    assert uses_multiset_search(Rules.parse("N")) and uses_multiset_search(Rules.parse("N+strict+cover-pair"))
+    for text in ("T", "N+draw-3", "N+waste-pair", "N+stock-top", "N+recycles=5"):
+        assert not uses_multiset_search(Rules.parse(text))
+
+
+def test_result_as_json_fields() -> None:
+    result = solve(Deal.from_code("PY1-N-AAAAAU4"))
+    document = result.to_dict()
+    assert document["verdict"] == "unwinnable" and document["solution"] is None
+    assert document["max_pyramid_removed"] == 7 and isinstance(document["states"], int)
+    won = solve(Deal.from_code("PY1-N-AAAAAAB")).to_dict()
+    assert won["verdict"] == "winnable" and won["actions"] == len(won["solution"])
+    assert all(Move.parse(text) for text in won["solution"])
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(TypeError):
+        solve("PY1-N-AAAAAAB")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        SolveLimits(max_states=0)
+    with pytest.raises(ValueError):
+        SolveLimits(timeout=-1)
+    assert isinstance(solve(Deal.from_number(1)), SolveResult)
