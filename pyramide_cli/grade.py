@@ -231,6 +231,7 @@ class Grade:
     wins: int
     games: int
     thresholds: LevelThresholds
+    solver_proved: bool = True
 
     @property
     def win_rate(self) -> float:
@@ -253,13 +254,14 @@ def grade_deal(deal: Deal, prover: Prover | None = None) -> Grade:
     """Solve ``deal`` and play all the random games of its preset (no early stopping).
 
     A random game won proves the deal winnable too, so a deal where the solver hit its limit but
-    the random player won is graded rather than left undecided.
+    the random player won is graded (``solver_proved`` is then false) rather than left undecided.
     """
     verdict = (prover or default_prover())(deal)
     run = GradingRun(deal).play()
+    solver_proved = verdict is Winnability.WINNABLE
     if verdict is Winnability.UNKNOWN and run.wins:
         verdict = Winnability.WINNABLE
-    return Grade(deal, verdict, run.wins, run.thresholds.games, run.thresholds)
+    return Grade(deal, verdict, run.wins, run.thresholds.games, run.thresholds, solver_proved)
 
 
 # -- choosing deals of a level -----------------------------------------------------------------

@@ -69,11 +69,15 @@ def test_grade_text_names_the_level_and_the_record(stand_in: None) -> None:
 
 def test_grade_of_an_unwinnable_deal_has_no_level_and_exit_6(stand_in: None) -> None:
     outcome = invoke("grade", "PY1-N-AAAAAAD", "--json")  # deal 3
-    assert outcome.status == 6
+    assert outcome.status == 6 and outcome.stderr == ""
     document = outcome.json()
+    assert document["ok"] is False and document["error"]["kind"] == "unwinnable"
     assert document["winnable"] is False and document["level"] is None and document["wins"] == 0
+    assert document["deal"] == "PY1-N-AAAAAAD" and document["games"] == SMALL.games
     text = invoke("grade", "PY1-N-AAAAAAD")
-    assert text.status == 6 and "level:          none: an unwinnable deal has no level" in text.stdout
+    assert text.status == 6 and text.stdout == ""
+    assert text.stderr == ("pyramide: PY1-N-AAAAAAD is unwinnable (proven by the solver): it has no level and is "
+                           "never dealt for one\n")
 
 
 def test_grade_when_the_solver_gives_up_exit_7_unless_a_random_game_won(stand_in: None) -> None:
@@ -82,10 +86,14 @@ def test_grade_when_the_solver_gives_up_exit_7_unless_a_random_game_won(stand_in
     won = [number for number, count in wins.items() if count > 0]
     undecided = invoke("grade", Deal.from_number(never[0]).code, "--json")
     assert undecided.status == 7
-    assert undecided.json()["winnable"] is None and undecided.json()["level"] is None
-    assert "unknown: the solver reached its limit" in invoke("grade", Deal.from_number(never[0]).code).stdout
+    document = undecided.json()
+    assert document["ok"] is False and document["error"]["kind"] == "search-limit"
+    assert document["winnable"] is None and document["verdict"] == "unknown" and document["level"] is None
+    text = invoke("grade", Deal.from_number(never[0]).code)
+    assert text.status == 7 and "the solver reached its limit" in text.stderr and text.stderr.count("\n") == 1
     proven = invoke("grade", Deal.from_number(won[0]).code, "--json")
     assert proven.status == 0 and proven.json()["winnable"] is True and proven.json()["level"] is not None
+    assert "yes, a random game won it" in invoke("grade", Deal.from_number(won[0]).code).stdout
 
 
 def test_grade_of_a_save_file_grades_its_deal_from_the_start(stand_in: None, tmp_path: Path) -> None:
@@ -144,9 +152,9 @@ def test_deal_level_json_and_seed_reproducibility(stand_in: None, tmp_path: Path
 
 
 def test_deal_level_under_other_rules(stand_in: None, tmp_path: Path) -> None:
-    document = invoke("deal", "--level", "easy", "--rules", "T", "-o", str(tmp_path / "g.yaml"), "--json").json()
+    document = invoke("deal", "--level", "expert", "--rules", "T", "-o", str(tmp_path / "g.yaml"), "--json").json()
     deal = Deal.from_code(document["deal"])
-    assert deal.rules == Rules.preset("T") and full_level(deal) is Level.EASY
+    assert deal.rules == Rules.preset("T") and full_level(deal) is Level.EXPERT
 
 
 def test_deal_level_without_seed_starts_anywhere(stand_in: None, tmp_path: Path) -> None:
@@ -278,4 +286,4 @@ def test_real_grade_of_an_unwinnable_deal_exits_6(tmp_path: Path) -> None:
     from cli_support import run
 
     outcome = run("grade", "PY1-N-AAAAAAD", cwd=tmp_path)
-    assert outcome.status == 6 and "winnable:       no, proven by the solver" in outcome.stdout
+    assert outcome.status == 6 and "PY1-N-AAAAAAD is unwinnable (proven by the solver)" in outcome.stderr

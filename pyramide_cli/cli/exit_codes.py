@@ -21,9 +21,9 @@ class ExitStatus(IntEnum):
     FILE_ERROR = 5
     """I/O or lock failure: missing file, unwritable folder, file exists, lock timeout."""
     UNWINNABLE = 6
-    """Reserved for ``solve``: the deal or position is proven unwinnable."""
+    """``solve``, ``grade``: the deal or position is proven unwinnable."""
     SEARCH_LIMIT = 7
-    """Reserved for ``solve``: a search limit was reached before a verdict."""
+    """``solve``, ``grade``: a search limit was reached before a verdict; ``deal --level``: no deal found."""
 
 
 EXIT_STATUS_MEANINGS: tuple[tuple[ExitStatus, str], ...] = (
@@ -33,8 +33,8 @@ EXIT_STATUS_MEANINGS: tuple[tuple[ExitStatus, str], ...] = (
     (ExitStatus.ILLEGAL_MOVE, "illegal move or refused tap"),
     (ExitStatus.BAD_INPUT, "bad deal code, layout file or save file"),
     (ExitStatus.FILE_ERROR, "file or lock problem: missing, unwritable, exists, locked"),
-    (ExitStatus.UNWINNABLE, "solve: unwinnable"),
-    (ExitStatus.SEARCH_LIMIT, "solve: search limit reached"),
+    (ExitStatus.UNWINNABLE, "solve, grade: unwinnable"),
+    (ExitStatus.SEARCH_LIMIT, "solve, grade: search limit reached; deal --level/--daily: no deal found"),
 )
 
 

@@ -46,7 +46,6 @@ def grade(
     rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Grade the same deal number under these rules (R23).", show_default=False)] = None,
     json_output: JsonOption = False,
 ) -> None:
-    status = ExitStatus.OK
     with reporting(json_output):
         from ..grade import grade_deal
         from ..rules import Rules
@@ -57,15 +56,13 @@ def grade(
         if chosen_rules is not None:
             deal = deal.with_rules(chosen_rules)
         graded = grade_deal(deal)
-        if graded.winnable is False:
-            status = ExitStatus.UNWINNABLE
-        elif graded.winnable is None:
-            status = ExitStatus.SEARCH_LIMIT
+        if not graded.winnable:  # as `solve` does: the verdict as an error with its own status
+            status = ExitStatus.UNWINNABLE if graded.winnable is False else ExitStatus.SEARCH_LIMIT
+            raise CommandError(no_level_message(graded), status, **grade_document(graded))
         if json_output:
             emit_json({"ok": True, **grade_document(graded)})
         else:
             echo(grade_text(graded))
-    raise typer.Exit(int(status))
 
 
 def grade_document(graded: Grade) -> dict[str, Any]:
@@ -97,25 +94,25 @@ def thresholds_text(limits: LevelThresholds) -> str:
 
 
 def grade_text(graded: Grade) -> str:
+    """The report of a graded (winnable) deal."""
     deal = graded.deal
-    if graded.winnable:
-        proof = "yes, proven by the solver" if graded.winnability.value == "winnable" else "yes"
-    elif graded.winnable is False:
-        proof = "no, proven by the solver"
-    else:
-        proof = "unknown: the solver reached its limit"
-    if graded.level is not None:
-        level = f"{graded.level.label}  ({thresholds_text(graded.thresholds)})"
-    elif graded.winnable is False:
-        level = "none: an unwinnable deal has no level and is never dealt for one"
-    else:
-        level = "none: not proven winnable"
+    proof = "yes, proven by the solver" if graded.solver_proved else "yes, a random game won it (the solver reached its limit)"
     return "\n".join([
         f"{deal.code}  (rules {deal.rules.name})",
         f"winnable:       {proof}",
         f"random player:  won {graded.wins} of {graded.games} games ({graded.win_rate:.2%}), uniformly random moves",
-        f"level:          {level}",
+        f"level:          {graded.level.label}  ({thresholds_text(graded.thresholds)})",  # type: ignore[union-attr]
     ])
+
+
+def no_level_message(graded: Grade) -> str:
+    """The one line for a deal without a level: unwinnable, or undecided within the solver's budget."""
+    from ..grade import SOLVER_STATES
+
+    if graded.winnable is False:
+        return f"{graded.deal.code} is unwinnable (proven by the solver): it has no level and is never dealt for one"
+    return (f"{graded.deal.code}: the solver reached its limit of {SOLVER_STATES:,} positions and the random player "
+            f"won none of its {graded.games} games, so the deal has no level")
 
 
 # -- the deals `pyramide deal --level / --daily` picks ------------------------------------------
