@@ -307,3 +307,25 @@ def test_grade_deal_with_the_solver():
     assert proven_and_replayed(winnable.deal)
     unwinnable = grade_deal(Deal.from_code("PY1-N-AAAAAAD"))
     assert unwinnable.winnable is False and unwinnable.level is None and unwinnable.wins == 0
+
+
+@pytest.mark.parametrize("date, rules_text, code", [
+    ("2026-03-14", "N", "PY1-N-BFTOZKX"),
+    ("2026-11-29", "N", "PY1-N-TUR5WKL"),
+    ("2027-01-01", "T", "PY1-T-TBSEPHL"),
+])
+def test_daily_deals_are_frozen(date, rules_text, code):
+    """R26 "the same on every machine": pinned vectors, like the deal codes' (docs/deal-codes.md).
+
+    They change only if the grading seed, the games, the thresholds, the random player or the
+    solver's verdicts change; then docs/levels.md must say that daily deals changed.  Each vector
+    is also checked independently: proven winnable, Medium by playout.win_rate, and no deal between
+    the date's start and it qualifies.
+    """
+    found = grade.daily_deal(parse_date(date), Rules.parse(rules_text))
+    assert found.deal.code == code
+    deal = Deal.from_code(code)
+    assert proven_and_replayed(deal) and full_grade_level(deal) is Level.MEDIUM
+    for number in range(daily_start(parse_date(date)), deal.number):
+        skipped = Deal.from_number(number, deal.rules)
+        assert grade.solver_verdict(skipped) is not Winnability.WINNABLE or full_grade_level(skipped) is not Level.MEDIUM
