@@ -69,6 +69,11 @@ def test_band_texts():
     assert band_text(single, Level.EXPERT) == "0 wins (< 1.00%)"
 
 
+def test_a_preset_without_calibration_says_so():
+    section = calibrate.docs_section({"N": LEVEL_TABLE["N"]}, {})
+    assert "| N | not calibrated |" in section and "| N | 500 |" in section
+
+
 def test_replace_section_replaces_or_appends():
     section = f"{BEGIN_MARK}\nnew\n{END_MARK}"
     assert replace_section(f"# T\n\n{BEGIN_MARK}\nold\n{END_MARK}\ntail\n", section) == f"# T\n\n{section}\ntail\n"

@@ -153,11 +153,9 @@ def today() -> Any:
     return datetime.date.today()
 
 
-def pick_text(level: str | None, daily: str | None) -> str:
+def pick_text(level: str, daily: str | None) -> str:
     """The line ``deal`` prints under the code for a level or daily deal."""
     if daily is not None:
         return f"The daily deal of {daily} (a Medium deal, proven winnable)"
-    if not level:
-        return ""
     article = "An" if level[0] in "aeiou" else "A"
     return f"{article} {level.capitalize()} deal, proven winnable"
