@@ -287,3 +287,17 @@ def test_real_grade_of_an_unwinnable_deal_exits_6(tmp_path: Path) -> None:
 
     outcome = run("grade", "PY1-N-AAAAAAD", cwd=tmp_path)
     assert outcome.status == 6 and "PY1-N-AAAAAAD is unwinnable (proven by the solver)" in outcome.stderr
+
+
+def test_deal_level_refuses_an_existing_file_before_searching(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from pyramide_cli.cli import grade_commands
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the level search ran although the file exists")
+
+    monkeypatch.setattr(grade_commands, "pick_deal", no_search)
+    target = tmp_path / "mine.yaml"
+    target.write_text("precious\n")
+    outcome = invoke("deal", "--level", "easy", "-o", str(target))
+    assert outcome.exit_code == 5 and "already exists" in outcome.stderr
+    assert target.read_text() == "precious\n"

@@ -94,6 +94,8 @@ def deal(
         if code is not None and from_layout is not None:
             raise usage_error("give a deal code or --from-layout, not both")
         chosen_rules = Rules.parse(rules) if rules is not None else None
+        if output:
+            _refuse_existing(Path(output), force)  # before a level search, not after it
         picked_level = picked_daily = None
         if level is not None or daily or seed is not None or date is not None:
             from .grade_commands import pick_deal
@@ -106,8 +108,7 @@ def deal(
         path = Path(output) if output else Path(f"pyramide-{new_deal.code}.yaml")
         data = SaveData.new(new_deal, assist=assist, level=picked_level, daily=picked_daily)
         with SaveLock(path):
-            if not force and (path.exists() or path.is_symlink()):
-                raise FileAccessError(f"{str(path)!r} already exists: add --force to overwrite it, or -o to name another file")
+            _refuse_existing(path, force)
             write_save(path, data)
         game = Game(new_deal, assist)
         extras = extras_of(data)
@@ -123,6 +124,11 @@ def deal(
 
                 echo(pick_text(picked_level, picked_daily))
             echo(render_board(game, board_style(ascii, french), extras))
+
+
+def _refuse_existing(path: Path, force: bool) -> None:
+    if not force and (path.exists() or path.is_symlink()):
+        raise FileAccessError(f"{str(path)!r} already exists: add --force to overwrite it, or -o to name another file")
 
 
 def _make_deal(code: str | None, rules: Rules | None, layout: str | None) -> Deal:
