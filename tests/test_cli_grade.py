@@ -299,5 +299,5 @@ def test_deal_level_refuses_an_existing_file_before_searching(tmp_path: Path, mo
     target = tmp_path / "mine.yaml"
     target.write_text("precious\n")
     outcome = invoke("deal", "--level", "easy", "-o", str(target))
-    assert outcome.exit_code == 5 and "already exists" in outcome.stderr
+    assert outcome.status == 5 and "already exists" in outcome.stderr
     assert target.read_text() == "precious\n"
