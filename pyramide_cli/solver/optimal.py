@@ -364,9 +364,11 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
                     counter += 1
                     push(queue, (cost + won, negative_cost, counter, state, True))
                 continue
-        if won is None and (not relaxation.can_win(pyramid, counts) or oracle.can_win(
-                pyramid, talon, drawn, recycles, counts, ORACLE_STATES) is False):
-            continue  # no win below this node
+        if won is None:
+            won = oracle.known(pyramid, talon, drawn, recycles) if plain else None
+            if won is False or won is None and (not relaxation.can_win(pyramid, counts) or oracle.can_win(
+                    pyramid, talon, drawn, recycles, counts, ORACLE_STATES) is False):
+                continue  # no win below this node
         if plain:
             edges = _plain_edges(tables, pyramid, talon, drawn, recycles, kings_rule)
         else:
@@ -435,7 +437,9 @@ class _PassCheck:
         if search is None:
             search = self._searches[recycles] = TalonSearch(
                 self.tables, self.relaxation, self.budget, recycle_limit=recycles, last_pass_cut=True)
-        verdict = search.can_win(pyramid, talon, drawn, recycles, counts, PASS_CHECK_STATES)
+        verdict = search.known(pyramid, talon, drawn, recycles)
+        if verdict is None:
+            verdict = search.can_win(pyramid, talon, drawn, recycles, counts, PASS_CHECK_STATES)
         return raised if verdict is False else verdict
 
 

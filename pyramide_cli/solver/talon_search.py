@@ -242,6 +242,26 @@ class TalonSearch:
             return counts
         return counts - self.tables.counts(talon & ((1 << waste_cut) - 1))
 
+    def known(self, pyramid: int, talon: int, drawn: int, recycles: int) -> bool | None:
+        """What earlier searches already proved about a position without free pyramid kings
+        (draw-1): ``True`` won, ``False`` lost, ``None`` not known (ask :meth:`can_win`)."""
+        if self.draw_count != 1:
+            return None
+        if self.silent_kings:  # the key find_win would use: stock kings gone, top kings removed
+            talon_kings = self.tables.talon_kings
+            talon &= ~(talon_kings & ~((1 << drawn) - 1))
+            if drawn and talon_kings >> (drawn - 1) & 1:
+                return None
+        key = pyramid | talon << KEY_SHIFT
+        time = 0 if self.limit is None else recycles << PASS_SHIFT | drawn
+        won = self.won.get(key)
+        if won is not None and time <= won:
+            return True
+        failed = self.memo.get(key)
+        if failed is not None and time >= failed:
+            return False
+        return None
+
     def can_win(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
                 max_states: int | None = None) -> bool | None:
         """Whether a position can be won, remembering wins and losses across calls (for A*).
