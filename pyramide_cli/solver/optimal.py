@@ -297,8 +297,6 @@ class _PyramidBounds(NamedTuple):
 _MISSING = object()
 PASS_CHECK_STATES = 2_000
 """Positions one "won within this pass?" question may search before it gives up (R2)."""
-ORACLE_STATES = 20_000
-"""Positions one "can this position be won at all?" question may search before it gives up."""
 
 
 def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation, budget: Budget,
@@ -316,7 +314,6 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
     shape_of = tables.shape
     bound = len(upper_bound) if upper_bound is not None else None
     plain = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair
-    oracle = TalonSearch(tables, relaxation, budget)
     passes = _PassCheck(tables, relaxation, budget, heuristic) if plain and not strict and limit is not None else None
     units = tables.talon_units
     if plain:
@@ -364,11 +361,8 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
                     counter += 1
                     push(queue, (cost + won, negative_cost, counter, state, True))
                 continue
-        if won is None:
-            won = oracle.known(pyramid, talon, drawn, recycles) if plain else None
-            if won is False or won is None and (not relaxation.can_win(pyramid, counts) or oracle.can_win(
-                    pyramid, talon, drawn, recycles, counts, ORACLE_STATES) is False):
-                continue  # no win below this node
+        if won is None and not relaxation.can_win(pyramid, counts):
+            continue  # no win below this node
         if plain:
             edges = _plain_edges(tables, pyramid, talon, drawn, recycles, kings_rule)
         else:
