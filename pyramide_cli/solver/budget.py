@@ -34,6 +34,10 @@ class LimitReached(Exception):
     """Raised inside a search when its budget is spent; the solve answers ``unknown``."""
 
 
+class SearchCapped(Exception):
+    """Raised inside a search past the cap set by :meth:`Budget.cap` (a side question gave up)."""
+
+
 class Budget:
     def __init__(self, limits: SolveLimits) -> None:
         self.states = 0
@@ -41,6 +45,7 @@ class Budget:
         self._max_states = limits.max_states
         self._deadline = None if limits.timeout is None else self.started + limits.timeout
         self.next_check = CHECK_EVERY
+        self._cap: int | None = None
 
     def tick(self) -> None:
         """Count one expanded position; raise :class:`LimitReached` once over a limit."""
@@ -56,6 +61,19 @@ class Budget:
             raise LimitReached("timed out")
         if self._max_states is not None:
             self.next_check = min(self.next_check, self._max_states + 1)
+        if self._cap is not None:
+            if self.states >= self._cap:
+                raise SearchCapped
+            self.next_check = min(self.next_check, self._cap)
+
+    def cap(self, states: int | None) -> None:
+        """From now on raise :class:`SearchCapped` once ``states`` more positions are counted
+        (``None``: no cap).  The solve's own limits still apply and are checked first."""
+        if states is None:
+            self._cap = None
+        else:
+            self._cap = self.states + states
+            self.next_check = min(self.next_check, self._cap)
 
     @property
     def seconds(self) -> float:

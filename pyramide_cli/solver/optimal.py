@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..moves import Move
 from ..position import Position
 from .budget import Budget
 from .lines import LineBuilder, step_move
 from .relaxation import Relaxation
-from .tables import DealTables
+from .tables import COVERED_BY, UNITS, DealTables
 from .talon_search import TalonSearch, walk_removals
 
 STATE_DRAWN_SHIFT = 52
@@ -32,113 +33,131 @@ STATE_PASS_SHIFT = 57
 
 
 class _Heuristic:
+    """Admissible lower bounds on the actions left (docs/solver.md, ``--optimal``)."""
+
     def __init__(self, tables: DealTables, relaxation: Relaxation) -> None:
         rules = tables.rules
         self.tables = tables
         self.relaxation = relaxation
         self.strict = rules.strict
         self.walk_bound = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair
+        self.use_relaxed = not rules.waste_pair and not rules.stock_top
         self.draw_count = rules.draw_count
         self.limit = rules.recycle_limit
-        self._pyramid: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {}
-        self._values_present: dict[int, int] = {}
-        self.use_relaxed = not rules.waste_pair and not rules.stock_top
+        self._value_talon = tuple(tables.value_talon(value) for value in range(14))
+        self._pyramid: dict[int, _PyramidBounds] = {}
+        self.dig = _Dig(tables)
 
-    def _pyramid_part(self, pyramid: int) -> tuple[int, tuple[tuple[int, int], ...]]:
-        """(removals the pyramid needs, ((talon value, how many talon cards of it are needed), …))."""
+    def pyramid_bounds(self, pyramid: int) -> _PyramidBounds:
+        """What the bounds need from a pyramid shape alone (built once per shape)."""
         cached = self._pyramid.get(pyramid)
         if cached is None:
-            tables = self.tables
-            counts = [0] * 14
-            alone = [0] * 14  # cards with no pyramid partner left, by the talon value they need
-            values = tables.pyramid_values
-            rest = pyramid
-            while rest:
-                low = rest & -rest
-                slot = low.bit_length() - 1
-                value = values[slot]
-                counts[value] += 1
-                if value != 13 and not pyramid & tables.partner_slots[slot]:
-                    alone[13 - value] += 1
-                rest ^= low
-            removals = counts[13] + sum(max(counts[v], counts[13 - v]) for v in range(1, 7))
-            needed = tuple(
-                (value, max(alone[value], counts[13 - value] - counts[value]))
-                for value in range(1, 13) if max(alone[value], counts[13 - value] - counts[value]) > 0
-            )
-            cached = (removals, needed)
-            self._pyramid[pyramid] = cached
+            cached = self._pyramid[pyramid] = self._build_pyramid_bounds(pyramid)
         return cached
+
+    def _build_pyramid_bounds(self, pyramid: int) -> _PyramidBounds:
+        tables = self.tables
+        counts = [0] * 14
+        alone = [0] * 14  # cards with no pyramid partner left, by the talon value they need
+        values = tables.pyramid_values
+        rest = pyramid
+        while rest:
+            low = rest & -rest
+            slot = low.bit_length() - 1
+            value = values[slot]
+            counts[value] += 1
+            if value != 13 and not pyramid & tables.partner_slots[slot]:
+                alone[13 - value] += 1
+            rest ^= low
+        removals = counts[13] + sum(max(counts[v], counts[13 - v]) for v in range(1, 7))
+        needed = tuple(
+            (self._value_talon[value], max(alone[value], counts[13 - value] - counts[value]))
+            for value in range(1, 13) if max(alone[value], counts[13 - value] - counts[value]) > 0
+        )
+        shape = tables.shape(pyramid)
+        return _PyramidBounds(removals, needed, shape.need, shape.dead_talon, not shape.kings)
+
+    def removals(self, pyramid: int, counts: int) -> int | None:
+        """A lower bound on the removals left (``None``: the pyramid cannot be cleared)."""
+        bounds = self.pyramid_bounds(pyramid)
+        if not self.use_relaxed:
+            return bounds.removals
+        relaxed = self._least_cost(pyramid, counts, 0, bounds)
+        return None if relaxed is None else max(bounds.removals, relaxed)
+
+    def _least_cost(self, pyramid: int, counts: int, talon_cost: int, bounds: _PyramidBounds) -> int | None:
+        if bounds.settled:  # the relaxation's own memo, looked up without a call
+            cached = self.relaxation.costs.get((pyramid | (counts & bounds.need) << 28) << 1 | talon_cost, _MISSING)
+            if cached is not _MISSING:
+                return cached
+        return self.relaxation.least_cost(pyramid, counts, talon_cost)
 
     def estimate(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> int | None:
         """A lower bound on the actions left, or ``None`` when the talon cannot serve the pyramid."""
         if self.strict:
             return self._strict_estimate(pyramid, talon, drawn)
-        removals, needed = self._pyramid_part(pyramid)
+        bounds = self.pyramid_bounds(pyramid)
+        removals = bounds.removals
         floor = 0
         if self.use_relaxed:
-            relaxed = self.relaxation.least_cost(pyramid, counts, 0)
+            relaxed = self._least_cost(pyramid, counts, 0, bounds)
             if relaxed is None:
                 return None
-            removals = max(removals, relaxed)
-            if self.walk_bound:
-                floor = self.relaxation.least_cost(pyramid, counts, 1) - (talon & ((1 << drawn) - 1)).bit_count()
-        if not needed or not self.walk_bound:
-            return max(removals, floor)
-        walked = self._walk_estimate(removals, needed, pyramid, talon, drawn, recycles)
-        return None if walked is None else max(walked, floor)
-
-    def _present(self, pyramid: int) -> int:
-        """Bit ``v`` set when the pyramid still holds a card of value ``v``."""
-        present = self._values_present.get(pyramid)
-        if present is None:
-            values = self.tables.pyramid_values
-            present = 0
-            for slot in range(28):
-                if pyramid >> slot & 1:
-                    present |= 1 << values[slot]
-            self._values_present[pyramid] = present
-        return present
-
-    def _walk_estimate(self, removals: int, needed, pyramid: int, talon: int, drawn: int, recycles: int) -> int | None:
-        """Each needed talon card not on the waste must be drawn: walk until all are met."""
-        values = self.tables.talon_values
-        missing = dict(needed)
-        # Waste cards come back without a draw only by removing every card above them, so only
-        # down to the first card that nothing left in the pyramid (and no king rule) can remove.
-        present = self._present(pyramid)
-        top = drawn - 1
-        while top >= 0:
-            value = values[top]
-            if missing.get(value, 0) > 0:
-                missing[value] -= 1
-            if value != 13 and not present >> (13 - value) & 1:
-                break
-            top = (talon & ((1 << top) - 1)).bit_length() - 1
-        short = sum(count for count in missing.values() if count > 0)
-        if not short:
+            if relaxed > removals:
+                removals = relaxed
+        if not self.walk_bound:
             return removals
-        actions = 0
-        # Unlimited recycles: one more whole sweep meets whatever can be met at all.
-        recycles_left = 1 if self.limit is None else self.limit - recycles
-        stock, index = talon >> drawn, drawn
-        while True:
-            while stock:
-                gap = (stock & -stock).bit_length()
-                index += gap
-                stock >>= gap
-                actions += 1
-                value = values[index - 1]
-                if missing.get(value, 0) > 0:
-                    missing[value] -= 1
-                    short -= 1
-                    if not short:
-                        return removals + actions
-            if recycles_left <= 0 or not talon:
-                return None
-            recycles_left -= 1
-            actions += 1  # recycle: every card is in the stock again
-            stock, index = talon, 0
+        reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)
+        if self.use_relaxed:
+            # every talon card used is drawn, unless it comes back from the waste in this pass
+            floor = self._least_cost(pyramid, counts, 1, bounds) - reachable.bit_count()
+        if not bounds.needed:
+            return max(removals, floor)
+        walked = self._walk(bounds, reachable, talon, drawn, recycles)
+        return None if walked is None else max(removals + walked, floor)
+
+    def _walk(self, bounds: _PyramidBounds, reachable: int, talon: int, drawn: int, recycles: int) -> int | None:
+        """Draws and recycles before every needed talon card has been in play (W2).
+
+        Each needed card must come from the waste or be drawn.  Waste cards come back without a
+        draw only by removing every card above them, so only those above the highest waste card
+        nothing left in the pyramid can remove count.  The rest are met at the walk's first cards
+        of each needed value (this pass's stock, then whole passes after each recycle); the walk
+        must go on until the last of them.
+        """
+        stock = talon >> drawn << drawn
+        stock_count = stock.bit_count()
+        passes_left = 1 if self.limit is None else self.limit - recycles
+        total = talon.bit_count()
+        longest = 0
+        for cards_of_value, count in bounds.needed:
+            cards = cards_of_value & talon
+            count -= (cards & reachable).bit_count()
+            if count <= 0:
+                continue
+            ahead = cards & stock
+            in_stock = ahead.bit_count()
+            if count <= in_stock:
+                for _ in range(count - 1):
+                    ahead &= ahead - 1
+                end = (ahead & -ahead).bit_length()  # one past the card that meets the need
+                walk = (stock & ((1 << end) - 1)).bit_count()
+            else:
+                per_pass = cards.bit_count()
+                if not per_pass:
+                    return None
+                count -= in_stock
+                passes = -(-count // per_pass)
+                if passes > passes_left:
+                    return None
+                pick = cards
+                for _ in range(count - (passes - 1) * per_pass - 1):
+                    pick &= pick - 1
+                end = (pick & -pick).bit_length()
+                walk = stock_count + passes + (passes - 1) * total + (talon & ((1 << end) - 1)).bit_count()
+            if walk > longest:
+                longest = walk
+        return longest
 
     def _strict_estimate(self, pyramid: int, talon: int, drawn: int) -> int:
         counts = [0] * 14
@@ -154,6 +173,132 @@ class _Heuristic:
         return removals + draws
 
 
+LIES_ON: tuple[int, ...] = tuple(sum(1 << lower for lower in COVERED_BY[slot]) for slot in range(28))
+"""Per slot, the (0-2) slots its card lies on directly."""
+
+
+class _DigTooLong(Exception):
+    """The dig search went past its cap: fall back to the simpler bound."""
+
+
+DIG_STATES = 400
+"""Positions one dig question may search before falling back to the dead-card cut."""
+
+
+class _Dig:
+    """W3: which waste cards the rest of this pass can still remove, digging from the top.
+
+    A waste card comes back into play only when every card above it is removed, each with a
+    pyramid card free at that moment.  The search keeps the pyramid exact and the waste order,
+    and lets every stock card pair with a free pyramid card whenever that frees something (the
+    stock's order relaxed), so the depth it finds is at least the real one.
+    """
+
+    def __init__(self, tables: DealTables) -> None:
+        self.tables = tables
+        self._memo: dict[tuple[int, int, int], int] = {}
+        self._under: dict[int, int] = {}
+        self._left = 0
+
+    def reachable(self, pyramid: int, talon: int, drawn: int, dead: int) -> int:
+        """Mask of the waste cards this pass can still bring to the top and remove."""
+        waste = talon & ((1 << drawn) - 1)
+        cut = (waste & dead).bit_length()
+        run = waste >> cut << cut  # nothing digs past a card no pyramid card can remove
+        if not run:
+            return 0
+        self._left = DIG_STATES
+        try:
+            depth = self._search(pyramid, run, self.tables.counts(talon >> drawn << drawn))
+        except _DigTooLong:
+            return run
+        for _ in range(run.bit_count() - depth):
+            run &= run - 1  # drop the lowest cards: only the top ``depth`` can be removed
+        return run
+
+    def _lies_on(self, removed: int) -> int:
+        """The slots the cards of ``removed`` lie on directly."""
+        mask = self._under.get(removed)
+        if mask is None:
+            mask = 0
+            rest = removed
+            while rest:
+                low = rest & -rest
+                mask |= LIES_ON[low.bit_length() - 1]
+                rest ^= low
+            self._under[removed] = mask
+        return mask
+
+    def _search(self, pyramid: int, run: int, stock: int) -> int:
+        """How many of the cards of ``run`` (a waste mask, dug from its highest card) can go."""
+        if not run:
+            return 0
+        shape_of = self.tables.shape
+        shape = shape_of(pyramid)
+        while shape.kings:
+            pyramid &= ~shape.kings
+            shape = shape_of(pyramid)
+        stock &= shape.need
+        key = (pyramid, run, stock)
+        memo = self._memo
+        known = memo.get(key)
+        if known is not None:
+            return known
+        self._left -= 1
+        if self._left < 0:
+            raise _DigTooLong
+        size = run.bit_count()
+        top = run.bit_length() - 1
+        value = self.tables.talon_values[top]
+        best = 0
+        if value == 13:
+            best = 1 + self._search(pyramid, run ^ 1 << top, stock)
+        else:
+            for bit in shape.by_need.get(value, ()):
+                got = 1 + self._search(pyramid & ~bit, run ^ 1 << top, stock)
+                if got > best:
+                    best = got
+                    if best == size:
+                        break
+        if best < size:
+            lies_on = self._lies_on
+            for mask in shape.pairs:
+                if pyramid & lies_on(mask):  # only removals uncovering a card can help the dig
+                    got = self._search(pyramid & ~mask, run, stock)
+                    if got > best:
+                        best = got
+                        if best == size:
+                            break
+            if best < size:
+                for bit, need in shape.singles:
+                    if stock & UNITS[need] * 7 and pyramid & lies_on(bit):
+                        got = self._search(pyramid & ~bit, run, stock - UNITS[need])
+                        if got > best:
+                            best = got
+                            if best == size:
+                                break
+        memo[key] = best
+        return best
+
+
+class _PyramidBounds(NamedTuple):
+    removals: int
+    """Removals the pyramid needs: ``max(count v, count 13-v)`` per value pair, kings one each."""
+    needed: tuple[tuple[int, int], ...]
+    """(talon mask of a value, how many talon cards of it the pyramid needs) for each needed value."""
+    need: int
+    """The shape's count-vector mask of the talon values some pyramid card pairs with."""
+    dead: int
+    """Talon indices (kings aside) no pyramid card can ever pair with."""
+    settled: bool
+    """No free king (the relaxation's memo keys are this pyramid's)."""
+
+
+_MISSING = object()
+PASS_CHECK_STATES = 2_000
+"""Positions one "won within this pass?" question may search before it gives up (R2)."""
+
+
 def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation, budget: Budget,
                   upper_bound: Sequence[Move] | None = None) -> list[Move]:
     """A line with the fewest actions from ``position`` (which must be winnable).
@@ -163,13 +308,18 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
     """
     rules = tables.rules
     strict = rules.strict
-    unlimited = rules.recycle_limit is None
+    limit = rules.recycle_limit
     heuristic = _Heuristic(tables, relaxation)
+    estimate = heuristic.estimate
     shape_of = tables.shape
     bound = len(upper_bound) if upper_bound is not None else None
     plain = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair
-    oracle = TalonSearch(tables, relaxation, budget)
+    passes = _PassCheck(tables, relaxation, budget, heuristic) if plain and not strict and limit is not None else None
     units = tables.talon_units
+    if plain:
+        kings_rule = None if limit is None else (position.talon & ((1 << position.drawn) - 1), position.recycles)
+    labels = _Labels(limit, rules.draw_count)
+    dominated = labels.dominated
 
     def settle(pyramid: int) -> tuple[int, list[int]]:
         kings = []
@@ -182,58 +332,109 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
             pyramid ^= low
 
     start_pyramid, start_kings = settle(position.pyramid)
-    start = (start_pyramid, position.talon, position.drawn, 0 if unlimited else position.recycles,
+    start = (start_pyramid, position.talon, position.drawn, 0 if limit is None else position.recycles,
              tables.counts(position.talon))
     start_key = _key(*start[:4])
-    labels = _Labels(rules.recycle_limit, rules.draw_count)
     labels.add(start_pyramid, position.talon, len(start_kings), start[3], start[2])
     best_cost = {start_key: len(start_kings)}
     parents: dict[int, tuple[int, int, tuple[int, int], list[int]] | None] = {start_key: None}
-    queue = [(len(start_kings) + (heuristic.estimate(*start) or 0), -len(start_kings), 0, start)]
+    queue = [(len(start_kings) + (estimate(*start) or 0), -len(start_kings), 0, start, False)]
     counter = 0
+    push, pop = heapq.heappush, heapq.heappop
     while queue:
-        _, negative_cost, _, state = heapq.heappop(queue)
+        priority, negative_cost, _, state, checked = pop(queue)
         cost = -negative_cost
         pyramid, talon, drawn, recycles, counts = state
-        key = _key(pyramid, talon, drawn, recycles)
-        if best_cost.get(key, cost) < cost:
+        key = pyramid | talon << 28 | drawn << STATE_DRAWN_SHIFT | recycles << STATE_PASS_SHIFT
+        if best_cost[key] < cost:
             continue
         if not pyramid and not (strict and talon):
             return _rebuild(position, key, parents, start_kings)
-        if labels.dominated(pyramid, talon, cost, recycles, drawn, strictly=True):
+        if dominated(pyramid, talon, cost, recycles, drawn, strictly=True):
             continue
         budget.tick()
-        if not relaxation.can_win(pyramid, counts) or not oracle.can_win(pyramid, talon, drawn, recycles, counts):
-            continue  # no win below this node
-        edges = _plain_edges if plain else _edges
-        for walk, step, after_talon, after_drawn, after_recycles in edges(tables, pyramid, talon, drawn, recycles):
-            child_pyramid, kings = settle(pyramid & ~step[0])
-            child_counts = counts
-            if step[1]:
-                rest = step[1]
-                while rest:
-                    low = rest & -rest
-                    child_counts -= units[low.bit_length() - 1]
-                    rest ^= low
-            child_cost = cost + walk + 1 + len(kings)
-            if labels.dominated(child_pyramid, after_talon, child_cost, after_recycles, after_drawn):
+        won = None
+        if not checked and passes is not None:
+            won = passes.refine(pyramid, talon, drawn, recycles, counts, priority - cost)
+            if won is not None and won is not True:  # not won in this pass: look again when its turn comes
+                if bound is None or cost + won <= bound:
+                    counter += 1
+                    push(queue, (cost + won, negative_cost, counter, state, True))
                 continue
-            remaining = heuristic.estimate(child_pyramid, after_talon, after_drawn, after_recycles, child_counts)
+        if won is None and not relaxation.can_win(pyramid, counts):
+            continue  # no win below this node
+        if plain:
+            edges = _plain_edges(tables, pyramid, talon, drawn, recycles, kings_rule)
+        else:
+            edges = _edges(tables, pyramid, talon, drawn, recycles)
+        for walk, step, after_talon, after_drawn, after_recycles in edges:
+            child_pyramid = pyramid & ~step[0]
+            kings = ()
+            if shape_of(child_pyramid).kings:
+                child_pyramid, kings = settle(child_pyramid)
+            child_counts = counts
+            rest = step[1]
+            while rest:
+                low = rest & -rest
+                child_counts -= units[low.bit_length() - 1]
+                rest ^= low
+            child_cost = cost + walk + 1 + len(kings)
+            if dominated(child_pyramid, after_talon, child_cost, after_recycles, after_drawn):
+                continue
+            remaining = estimate(child_pyramid, after_talon, after_drawn, after_recycles, child_counts)
             if remaining is None:
                 continue
-            estimate = child_cost + remaining
-            if bound is not None and estimate > bound:
+            priority = child_cost + remaining
+            if bound is not None and priority > bound:
                 continue
-            child = (child_pyramid, after_talon, after_drawn, after_recycles, child_counts)
-            child_key = _key(child_pyramid, after_talon, after_drawn, after_recycles)
+            child_key = (child_pyramid | after_talon << 28 | after_drawn << STATE_DRAWN_SHIFT
+                         | after_recycles << STATE_PASS_SHIFT)
             labels.add(child_pyramid, after_talon, child_cost, after_recycles, after_drawn)
             best_cost[child_key] = child_cost
             parents[child_key] = (key, walk, step, kings)
             counter += 1
-            heapq.heappush(queue, (estimate, -child_cost, counter, child))
+            push(queue, (priority, -child_cost, counter,
+                         (child_pyramid, after_talon, after_drawn, after_recycles, child_counts), False))
     if upper_bound is None:
         raise ValueError("shortest_line() needs a winnable position")
     return list(upper_bound)
+
+
+class _PassCheck:
+    """R2: whether a position can be won before the next recycle, asked of the exact search.
+
+    If it cannot, every winning line draws the rest of the stock, recycles and draws again: at
+    least ``stock + 2`` actions besides its removals.
+    """
+
+    def __init__(self, tables: DealTables, relaxation: Relaxation, budget: Budget, heuristic: _Heuristic) -> None:
+        self.tables = tables
+        self.relaxation = relaxation
+        self.budget = budget
+        self.heuristic = heuristic
+        self.limit = tables.rules.recycle_limit
+        self._searches: dict[int, TalonSearch] = {}
+
+    def refine(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
+               estimate: int) -> int | bool | None:
+        """A lower bound larger than ``estimate`` when the position cannot be won in this pass;
+        ``True`` when it can; ``None`` when not worth asking or the question gave up."""
+        if recycles >= self.limit:
+            return None
+        removals = self.heuristic.removals(pyramid, counts)
+        if removals is None:
+            return None
+        raised = removals + (talon >> drawn).bit_count() + 2
+        if raised <= estimate:
+            return None
+        search = self._searches.get(recycles)
+        if search is None:
+            search = self._searches[recycles] = TalonSearch(
+                self.tables, self.relaxation, self.budget, recycle_limit=recycles, last_pass_cut=True)
+        verdict = search.known(pyramid, talon, drawn, recycles)
+        if verdict is None:
+            verdict = search.can_win(pyramid, talon, drawn, recycles, counts, PASS_CHECK_STATES)
+        return raised if verdict is False else verdict
 
 
 class _Labels:
@@ -286,9 +487,14 @@ def _edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: i
     yield from walk_removals(tables, pyramid, talon, drawn, recycles, remove_kings=False)
 
 
-def _plain_edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int):
+def _plain_edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int,
+                 kings_rule: tuple[int, int] | None = None):
     """:func:`_edges` for draw-1 without talon pairs: each talon card is in play as the waste top,
-    first at its turn in this pass (the top now costs nothing), else in the next pass."""
+    first at its turn in this pass (the top now costs nothing), else in the next pass.
+
+    ``kings_rule`` (K3, limited recycles): (the search's first waste, its pass); a talon king not
+    on that waste is removed only by the walk that first draws it.
+    """
     shape = tables.shape(pyramid)
     for mask in shape.pairs:
         yield 0, (mask, 0), talon, drawn, recycles
@@ -318,7 +524,9 @@ def _plain_edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recyc
             after_drawn = (after & ((1 << card) - 1)).bit_length()
             cost = 0 if card == top else walked
             if values[card] == 13:
-                yield cost, (0, 1 << card), after, after_drawn, pass_number
+                if (kings_rule is None or kings_rule[0] >> card & 1
+                        or (pass_number == kings_rule[1] and card != top)):
+                    yield cost, (0, 1 << card), after, after_drawn, pass_number
             else:
                 for bit in by_need.get(values[card], ()):
                     yield cost, (bit, 1 << card), after, after_drawn, pass_number

@@ -48,19 +48,22 @@ class Shape:
     ones uncovering most first.  ``singles``: ``(slot bit, value needed)`` for each free non-king
     card, to pair with a talon card.  ``need``: count-vector mask of the talon values some
     remaining pyramid card could pair with.  ``by_need``: free slot bits by the talon value they
-    need; ``wanted_talon``: mask of the talon indices some free card could pair with.
+    need; ``wanted_talon``: mask of the talon indices some free card could pair with;
+    ``dead_talon``: mask of the talon indices (kings aside) that no remaining pyramid card could
+    ever pair with.
     """
 
-    __slots__ = ("kings", "pairs", "singles", "need", "by_need", "wanted_talon")
+    __slots__ = ("kings", "pairs", "singles", "need", "by_need", "wanted_talon", "dead_talon")
 
     def __init__(self, kings: int, pairs: tuple[int, ...], singles: tuple[tuple[int, int], ...], need: int,
-                 by_need: dict[int, tuple[int, ...]], wanted_talon: int) -> None:
+                 by_need: dict[int, tuple[int, ...]], wanted_talon: int, dead_talon: int = 0) -> None:
         self.kings = kings
         self.pairs = pairs
         self.singles = singles
         self.need = need
         self.by_need = by_need
         self.wanted_talon = wanted_talon
+        self.dead_talon = dead_talon
 
 
 class DealTables:
@@ -146,12 +149,15 @@ class DealTables:
                     if pyramid & COVER_MASK[lower] == bit and value + values[lower] == 13:
                         pairs.append(bit | 1 << lower)
         need = 0
-        for slots, field in self._need_fields:
+        dead = 0
+        for value, (slots, field) in enumerate(self._need_fields, start=1):
             if pyramid & slots:
                 need |= field
+            else:
+                dead |= self._value_talon[13 - value]
         if len(pairs) > 1:
             pairs.sort(key=lambda mask: -_uncovered_by(pyramid, mask))
-        return Shape(kings, tuple(pairs), tuple(singles), need, by_need, wanted)
+        return Shape(kings, tuple(pairs), tuple(singles), need, by_need, wanted, dead)
 
 
 def _uncovered_by(pyramid: int, removed: int) -> int:

@@ -14,7 +14,7 @@ positions phase 1 set aside.  Both are depth-first with a transposition table.
 
 from __future__ import annotations
 
-from .budget import Budget
+from .budget import Budget, SearchCapped
 from .relaxation import KEY_SHIFT, Relaxation
 from .tables import DealTables
 
@@ -27,12 +27,18 @@ Step = tuple[int, int]
 class TalonSearch:
     """Depth-first search over the exact positions of one deal (see the module docstring)."""
 
-    def __init__(self, tables: DealTables, relaxation: Relaxation, budget: Budget) -> None:
+    def __init__(self, tables: DealTables, relaxation: Relaxation, budget: Budget,
+                 recycle_limit: int | None = None, last_pass_cut: bool = False) -> None:
+        """``recycle_limit``: search only wins using at most that many recycles (limited rules only;
+        ``None``: the rules' own limit).  ``last_pass_cut``: in the last allowed pass, also cut
+        positions whose reachable talon cannot win the multiset game (L1; draw-1 without talon
+        pairs only)."""
         rules = tables.rules
         self.tables = tables
         self.relaxation = relaxation
         self.budget = budget
-        self.limit = rules.recycle_limit
+        self.limit = rules.recycle_limit if recycle_limit is None else recycle_limit
+        self.last_pass_cut = last_pass_cut
         self.draw_count = rules.draw_count
         self.strict = rules.strict
         self.stock_top = rules.stock_top
@@ -188,42 +194,93 @@ class TalonSearch:
             del path[base:]
             return False
         memo[key] = time
-        budget = self.budget
-        budget.states += 1
-        if budget.states >= budget.next_check:
-            budget.check()
-        if (28 - pyramid.bit_count() >= self.best[0]
-                or 52 - pyramid.bit_count() - talon.bit_count() + (talon & tables.talon_kings).bit_count()
-                > self.max_all):
-            self.note(pyramid, talon, recycles)
-        relaxation = self.relaxation
-        relaxed_key = pyramid | (counts & shape.need if relaxation.mask_useless else counts) << KEY_SHIFT
-        if relaxed_key not in relaxation.wins and (relaxed_key in relaxation.losses
-                                                   or not relaxation.can_win(pyramid, counts)):
-            self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path)))
-            del path[base:]
-            return False
-        find_win = self.find_win
-        for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children(
-                pyramid, talon, drawn, recycles, counts):
-            path.append(step)
-            if find_win(child_pyramid, child_talon, child_drawn, child_recycles, child_counts):
-                if failed is None:
-                    del memo[key]
-                else:
-                    memo[key] = failed
-                if won is None or time > won:
-                    self.won[key] = time
-                return True
-            path.pop()
+        try:
+            budget = self.budget
+            budget.states += 1
+            if budget.states >= budget.next_check:
+                budget.check()
+            if (28 - pyramid.bit_count() >= self.best[0]
+                    or 52 - pyramid.bit_count() - talon.bit_count() + (talon & tables.talon_kings).bit_count()
+                    > self.max_all):
+                self.note(pyramid, talon, recycles)
+            relaxation = self.relaxation
+            relaxed_key = pyramid | (counts & shape.need if relaxation.mask_useless else counts) << KEY_SHIFT
+            if (relaxed_key not in relaxation.wins and (relaxed_key in relaxation.losses
+                                                        or not relaxation.can_win(pyramid, counts))
+                    or self.last_pass_cut and recycles == self.limit
+                    and not relaxation.can_win(pyramid, self.last_pass_counts(shape, talon, drawn, counts))):
+                self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path)))
+                del path[base:]
+                return False
+            find_win = self.find_win
+            for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children(
+                    pyramid, talon, drawn, recycles, counts):
+                path.append(step)
+                if find_win(child_pyramid, child_talon, child_drawn, child_recycles, child_counts):
+                    if failed is None:
+                        del memo[key]
+                    else:
+                        memo[key] = failed
+                    if won is None or time > won:
+                        self.won[key] = time
+                    return True
+                path.pop()
+        except SearchCapped:  # this node was not searched to the end: forget it was tried
+            if failed is None:
+                del memo[key]
+            else:
+                memo[key] = failed
+            raise
         del path[base:]
         return False
 
-    def can_win(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> bool:
-        """Whether a position can be won, remembering wins and losses across calls (for A*)."""
+    def last_pass_counts(self, shape, talon: int, drawn: int, counts: int) -> int:
+        """The count vector of the talon cards the rest of this pass can still reach (L1): the stock,
+        and the waste down to (not including) its highest card that no pyramid card can remove."""
+        waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
+        if not waste_cut:
+            return counts
+        return counts - self.tables.counts(talon & ((1 << waste_cut) - 1))
+
+    def known(self, pyramid: int, talon: int, drawn: int, recycles: int) -> bool | None:
+        """What earlier searches already proved about a position without free pyramid kings
+        (draw-1): ``True`` won, ``False`` lost, ``None`` not known (ask :meth:`can_win`)."""
+        if self.draw_count != 1:
+            return None
+        if self.silent_kings:  # the key find_win would use: stock kings gone, top kings removed
+            talon_kings = self.tables.talon_kings
+            talon &= ~(talon_kings & ~((1 << drawn) - 1))
+            if drawn and talon_kings >> (drawn - 1) & 1:
+                return None
+        key = pyramid | talon << KEY_SHIFT
+        time = 0 if self.limit is None else recycles << PASS_SHIFT | drawn
+        won = self.won.get(key)
+        if won is not None and time <= won:
+            return True
+        failed = self.memo.get(key)
+        if failed is not None and time >= failed:
+            return False
+        return None
+
+    def can_win(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
+                max_states: int | None = None) -> bool | None:
+        """Whether a position can be won, remembering wins and losses across calls (for A*).
+
+        ``max_states``: give up (answer ``None``) after that many positions; what was fully
+        searched stays remembered.
+        """
         self.path = []
         self.deferred.clear()
-        return self.find_win(pyramid, talon, drawn, 0 if self.limit is None else recycles, counts)
+        recycles = 0 if self.limit is None else recycles
+        if max_states is None:
+            return self.find_win(pyramid, talon, drawn, recycles, counts)
+        self.budget.cap(max_states)
+        try:
+            return self.find_win(pyramid, talon, drawn, recycles, counts)
+        except SearchCapped:
+            return None
+        finally:
+            self.budget.cap(None)
 
     # -- phase 2: how far can it go? -----------------------------------------------------------------
     def maximise(self) -> None:

@@ -1,0 +1,235 @@
+"""``--optimal``: every lower bound of the A* search is checked against exact distances.
+
+The A* search is exact only if no bound ever exceeds the true number of actions left.  Here a
+plain breadth-first search over ``Position.legal_moves()`` computes, for every position
+reachable from a small one, the fewest actions to a win; each bound the search uses (the
+heuristic, the pass check R2, the dig W3) must stay within it.  docs/solver.md explains each.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pyramide_cli.cards import CARDS
+from pyramide_cli.deal import Deal
+from pyramide_cli.layout import BASE_MASK, PYRAMID_SIZE
+from pyramide_cli.moves import MoveKind
+from pyramide_cli.position import Position
+from pyramide_cli.rules import Rules
+from pyramide_cli.solver import SolveLimits, solve
+from pyramide_cli.solver.budget import Budget
+from pyramide_cli.solver.optimal import _Heuristic, _PassCheck
+from pyramide_cli.solver.relaxation import Relaxation
+from pyramide_cli.solver.tables import DealTables
+from reference_search import small_position
+from test_solver import RULE_SETS, replays_to_win
+
+UNLIMITED = SolveLimits(max_states=None, timeout=None)
+
+
+def state_key(position: Position) -> tuple[int, ...]:
+    pyramid, talon, drawn, recycles = position.key()
+    return pyramid, talon, drawn, recycles
+
+
+def distances_to_win(start: Position) -> tuple[dict[tuple[int, ...], Position], dict[tuple[int, ...], int]]:
+    """Every position reachable from ``start``, and the fewest actions from each to a win."""
+    positions = {state_key(start): start}
+    parents: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    queue = deque([start])
+    while queue:
+        position = queue.popleft()
+        key = state_key(position)
+        for move in position.legal_moves():
+            after = position.apply(move)
+            after_key = state_key(after)
+            parents.setdefault(after_key, []).append(key)
+            if after_key not in positions:
+                positions[after_key] = after
+                queue.append(after)
+        assert len(positions) < 200_000, "choose a smaller position"
+    distance = {key: 0 for key, position in positions.items() if position.is_won}
+    queue = deque(distance)
+    while queue:
+        key = queue.popleft()
+        for parent in parents.get(key, ()):
+            if parent not in distance:
+                distance[parent] = distance[key] + 1
+                queue.append(parent)
+    return positions, distance
+
+
+def waste_removable_this_pass(position: Position) -> int:
+    """Mask of the waste cards some line removes before the next recycle (plain search)."""
+    waste = position.talon & ((1 << position.drawn) - 1)
+    removed = 0
+    seen = {state_key(position)}
+    queue = deque([position])
+    while queue:
+        current = queue.popleft()
+        removed |= waste & ~current.talon
+        for move in current.legal_moves():
+            if move.kind is MoveKind.RECYCLE:
+                continue
+            after = current.apply(move)
+            if state_key(after) not in seen:
+                seen.add(state_key(after))
+                queue.append(after)
+    return removed
+
+
+def pairing_position(rules: Rules, seed: int, slots: int, extra: int, kings: int = 0) -> Position:
+    """A small mid-game position whose talon holds a partner for nearly every pyramid card, plus
+    ``extra`` other cards and ``kings`` kings, in a random order (so that many are won, some only
+    with a recycle or a dig), on a custom deal."""
+    rng = random.Random(seed)
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    pyramid = 0
+    for _ in range(slots):
+        slot = rng.randrange(6, 15)
+        pyramid |= 1 << slot | BASE_MASK[slot]
+    cards = deck[:PYRAMID_SIZE]
+    rest = deck[PYRAMID_SIZE:]
+    talon_cards = []
+    for slot in range(PYRAMID_SIZE):
+        if pyramid >> slot & 1 and cards[slot].rank != 13 and rng.random() < 0.9:
+            partner = next((card for card in rest if card.rank == 13 - cards[slot].rank), None)
+            if partner is not None:
+                rest.remove(partner)
+                talon_cards.append(partner)
+    talon_cards += [rest.pop() for _ in range(extra)]
+    for _ in range(kings):
+        king = next((card for card in rest if card.rank == 13), None)
+        if king is not None:
+            rest.remove(king)
+            talon_cards.insert(0, king)
+    talon_cards = talon_cards[:12]
+    rng.shuffle(talon_cards)
+    places = sorted(rng.sample(range(24), len(talon_cards)))
+    talon_order = [None] * 24
+    for place, card in zip(places, talon_cards):
+        talon_order[place] = card
+    used = set(cards) | set(talon_cards)
+    filler = iter(card for card in CARDS if card not in used)
+    deal = Deal.custom(cards + [card if card is not None else next(filler) for card in talon_order], rules)
+    talon = sum(1 << place for place in places)
+    drawn = rng.choice([0] + [place + 1 for place in places])
+    recycles = 0 if rules.recycle_limit is None else min(rules.recycle_limit, rng.choice((0, 0, 1, 2)))
+    removed = tuple(card for index, card in enumerate(deal.cards)
+                    if not (index < PYRAMID_SIZE and pyramid >> index & 1)
+                    and not (index >= PYRAMID_SIZE and talon >> (index - PYRAMID_SIZE) & 1))
+    return Position(deal, pyramid, talon, drawn, recycles, removed)
+
+
+def check_bounds(start: Position) -> int:
+    """Assert every bound at every position reachable from ``start``; returns how many were checked."""
+    rules = start.rules
+    tables = DealTables(start.deal)
+    budget = Budget(UNLIMITED)
+    relaxation = Relaxation(tables, budget)
+    heuristic = _Heuristic(tables, relaxation)
+    passes = _PassCheck(tables, relaxation, budget, heuristic)
+    positions, distance = distances_to_win(start)
+    checked = 0
+    for key, position in positions.items():
+        if position.is_won:
+            continue
+        recycles = 0 if rules.recycle_limit is None else position.recycles
+        counts = tables.counts(position.talon)
+        state = (position.pyramid, position.talon, position.drawn, recycles, counts)
+        actions = distance.get(key)
+        estimate = heuristic.estimate(*state)
+        if actions is None:
+            continue  # no win: every bound is admissible
+        assert estimate is not None and estimate <= actions, (position, estimate, actions)
+        if rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair and not rules.strict:
+            if rules.recycle_limit is not None:
+                raised = passes.refine(*state, -1)
+                assert raised is None or raised is True or raised <= actions, (position, raised, actions)
+            dead = heuristic.pyramid_bounds(position.pyramid).dead
+            reachable = heuristic.dig.reachable(position.pyramid, position.talon, position.drawn, dead)
+            if checked % 7 == 0:  # the dig's exact check is the slow one: a sample
+                assert waste_removable_this_pass(position) & ~reachable == 0, position
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("rules_text", RULE_SETS)
+def test_bounds_never_exceed_the_true_distance(rules_text: str) -> None:
+    rules = Rules.parse(rules_text)
+    checked = 0
+    for seed in range(30):
+        checked += check_bounds(pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 4))
+        checked += check_bounds(small_position(seed, rules, seed, slots=1 + seed % 2, talon_size=9))
+        if checked > 1500:
+            break
+    assert checked > 0  # some winnable positions were checked
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules_text=st.sampled_from(["T", "E", "O", "N", "T+recycles=1", "N+recycles=3", "T+cover-pair", "T+strict"]),
+    seed=st.integers(0, 2**32),
+    slots=st.integers(1, 3),
+    extra=st.integers(0, 4),
+)
+def test_property_bounds_never_exceed_the_true_distance(rules_text, seed, slots, extra) -> None:
+    check_bounds(pairing_position(Rules.parse(rules_text), seed, slots, extra))
+
+
+def test_pass_check_raises_the_bound_when_a_recycle_is_needed() -> None:
+    """R2 must be able to fire: some small T positions cannot be won before the next recycle."""
+    rules = Rules.preset("T")
+    raised_somewhere = False
+    for seed in range(40):
+        start = pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 4)
+        tables = DealTables(start.deal)
+        budget = Budget(UNLIMITED)
+        relaxation = Relaxation(tables, budget)
+        heuristic = _Heuristic(tables, relaxation)
+        passes = _PassCheck(tables, relaxation, budget, heuristic)
+        positions, distance = distances_to_win(start)
+        for key, position in positions.items():
+            if key in distance and distance[key] > 0 and position.recycles < 2:
+                state = (position.pyramid, position.talon, position.drawn, position.recycles,
+                         tables.counts(position.talon))
+                raised = passes.refine(*state, -1)
+                if raised is not None and raised is not True:
+                    raised_somewhere = True
+                    assert raised <= distance[key]
+    assert raised_somewhere
+
+
+@pytest.mark.parametrize("rules_text", ["T", "E", "N", "T+recycles=1", "N+recycles=3", "T+cover-pair", "T+stock-top"])
+def test_optimal_equals_the_breadth_first_shortest_with_talon_kings(rules_text: str) -> None:
+    """Talon kings are optional removals under ``--optimal`` (K3 restricts when): still exact."""
+    rules = Rules.parse(rules_text)
+    compared = 0
+    for seed in range(40):
+        start = pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 3, kings=1 + seed % 2)
+        _, distance = distances_to_win(start)
+        shortest = distance.get(state_key(start))
+        if shortest is None:
+            continue
+        best = solve(start, optimal=True, limits=UNLIMITED)
+        assert best.optimal and replays_to_win(start, best.solution)
+        assert len(best.solution) == shortest, (seed, best.solution)
+        compared += 1
+    assert compared >= 5
+
+
+@pytest.mark.parametrize("number", [33, 73, 84])
+def test_optimal_lines_of_hard_t_deals_replay_and_beat_the_plain_line(number: int) -> None:
+    """Deals whose A* once needed 10^5 positions (docs/solver.md): the line still replays."""
+    deal = Deal.from_number(number, Rules.preset("T"))
+    plain = solve(deal)
+    best = solve(deal, optimal=True)
+    assert best.optimal and replays_to_win(Position.start(deal), best.solution)
+    assert len(best.solution) <= len(plain.solution)
