@@ -128,14 +128,19 @@ def pairing_position(rules: Rules, seed: int, slots: int, extra: int, kings: int
     return Position(deal, pyramid, talon, drawn, recycles, removed)
 
 
-def check_bounds(start: Position) -> int:
-    """Assert every bound at every position reachable from ``start``; returns how many were checked."""
-    rules = start.rules
+def bounds_for(start: Position) -> tuple[DealTables, _Heuristic, _PassCheck]:
+    """The deal tables, the heuristic and the pass check an A* search from ``start`` would use."""
     tables = DealTables(start.deal)
     budget = Budget(UNLIMITED)
     relaxation = Relaxation(tables, budget)
     heuristic = _Heuristic(tables, relaxation)
-    passes = _PassCheck(tables, relaxation, budget, heuristic)
+    return tables, heuristic, _PassCheck(tables, relaxation, budget, heuristic)
+
+
+def check_bounds(start: Position) -> int:
+    """Assert every bound at every position reachable from ``start``; returns how many were checked."""
+    rules = start.rules
+    tables, heuristic, passes = bounds_for(start)
     positions, distance = distances_to_win(start)
     checked = 0
     for key, position in positions.items():
@@ -190,11 +195,7 @@ def test_pass_check_raises_the_bound_when_a_recycle_is_needed() -> None:
     raised_somewhere = False
     for seed in range(40):
         start = pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 4)
-        tables = DealTables(start.deal)
-        budget = Budget(UNLIMITED)
-        relaxation = Relaxation(tables, budget)
-        heuristic = _Heuristic(tables, relaxation)
-        passes = _PassCheck(tables, relaxation, budget, heuristic)
+        tables, _, passes = bounds_for(start)
         positions, distance = distances_to_win(start)
         for key, position in positions.items():
             if key in distance and distance[key] > 0 and position.recycles < 2:
