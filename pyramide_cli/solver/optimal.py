@@ -345,7 +345,7 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
         priority, negative_cost, _, state, checked = pop(queue)
         cost = -negative_cost
         pyramid, talon, drawn, recycles, counts = state
-        key = pyramid | talon << 28 | drawn << STATE_DRAWN_SHIFT | recycles << STATE_PASS_SHIFT
+        key = _key(pyramid, talon, drawn, recycles)
         if best_cost[key] < cost:
             continue
         if not pyramid and not (strict and talon):
@@ -387,8 +387,7 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
             priority = child_cost + remaining
             if bound is not None and priority > bound:
                 continue
-            child_key = (child_pyramid | after_talon << 28 | after_drawn << STATE_DRAWN_SHIFT
-                         | after_recycles << STATE_PASS_SHIFT)
+            child_key = _key(child_pyramid, after_talon, after_drawn, after_recycles)
             labels.add(child_pyramid, after_talon, child_cost, after_recycles, after_drawn)
             best_cost[child_key] = child_cost
             parents[child_key] = (key, walk, step, kings)

@@ -252,8 +252,7 @@ class TalonSearch:
             talon &= ~(talon_kings & ~((1 << drawn) - 1))
             if drawn and talon_kings >> (drawn - 1) & 1:
                 return None
-        key = pyramid | talon << KEY_SHIFT
-        time = 0 if self.limit is None else recycles << PASS_SHIFT | drawn
+        key, time = self.key_and_time(pyramid, talon, drawn, recycles)
         won = self.won.get(key)
         if won is not None and time <= won:
             return True
