@@ -24,7 +24,8 @@ from pyramide_cli.position import Position
 from pyramide_cli.rules import Rules
 from pyramide_cli.solver import SolveLimits, solve
 from pyramide_cli.solver.budget import Budget
-from pyramide_cli.solver.optimal import _Heuristic, _PassCheck
+from pyramide_cli.solver import optimal
+from pyramide_cli.solver.optimal import _FirstPass, _Heuristic, _PassCheck
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import DealTables
 from reference_search import small_position
@@ -134,7 +135,12 @@ def bounds_for(start: Position) -> tuple[DealTables, _Heuristic, _PassCheck]:
     budget = Budget(UNLIMITED)
     relaxation = Relaxation(tables, budget)
     heuristic = _Heuristic(tables, relaxation)
-    return tables, heuristic, _PassCheck(tables, relaxation, budget, heuristic)
+    passes = _PassCheck(tables, relaxation, budget, heuristic)
+    rules = start.rules
+    if rules.draw_count == 1 and not (rules.stock_top or rules.waste_pair or rules.strict) and rules.recycle_limit is not None:
+        heuristic.final_pass = passes.first_winning_pass(  # F1, as shortest_line() sets it
+            start.pyramid, start.talon, start.drawn, start.recycles, tables.counts(start.talon), start.recycles)
+    return tables, heuristic, passes
 
 
 def check_bounds(start: Position) -> int:
@@ -208,6 +214,76 @@ def test_pass_check_raises_the_bound_when_a_recycle_is_needed() -> None:
     assert raised_somewhere
 
 
+def test_first_winning_pass_raises_the_bound_when_the_start_needs_recycles() -> None:
+    """F1 must be able to fire: from some small T starts no win ends before pass 1 or 2, and the
+    floor it gives is higher than the bound without it (check_bounds shows it stays admissible)."""
+    rules = Rules.preset("T")
+    raised = 0
+    for seed in range(60):
+        start = pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 4)
+        tables, heuristic, _ = bounds_for(start)
+        final_pass = heuristic.final_pass
+        positions, distance = distances_to_win(start)
+        if final_pass == 0 or state_key(start) not in distance:
+            continue
+        assert not any(position.is_won and position.recycles < final_pass for position in positions.values())
+        check_bounds(start)
+        for key, position in positions.items():
+            if key in distance and position.recycles < final_pass:
+                state = (position.pyramid, position.talon, position.drawn, position.recycles,
+                         tables.counts(position.talon))
+                heuristic.final_pass = final_pass
+                with_floor = heuristic.estimate(*state)
+                heuristic.final_pass = 0
+                raised += with_floor > heuristic.estimate(*state)
+    assert raised > 0
+
+
+def first_pass_of(start: Position) -> _FirstPass:
+    """The F2 enumeration shortest_line() would run from ``start``, explored."""
+    tables, heuristic, _ = bounds_for(start)
+
+    def settle(pyramid: int) -> tuple[int, list[int]]:
+        kings = []
+        while tables.shape(pyramid).kings:
+            king = tables.shape(pyramid).kings & -tables.shape(pyramid).kings
+            kings.append(king)
+            pyramid ^= king
+        return pyramid, kings
+
+    pyramid, _ = settle(start.pyramid)
+    first_pass = _FirstPass(tables, heuristic.removals, (pyramid, start.talon, start.drawn, start.recycles,
+                                                          tables.counts(start.talon)),
+                            settle, (start.talon & ((1 << start.drawn) - 1), start.recycles))
+    first_pass.won = first_pass.explore(Budget(UNLIMITED))
+    return first_pass
+
+
+@pytest.mark.parametrize("states", [optimal.FIRST_PASS_STATES_F2, 3])
+def test_optimal_from_the_next_pass_starts_equals_the_breadth_first_shortest(states: int, monkeypatch) -> None:
+    """F2: starting the A* from every position the next pass can start from loses no shorter line,
+    and the enumeration finds a win in the start's pass exactly when one exists; with a tiny cap
+    it gives up and the plain A* gives the same length."""
+    monkeypatch.setattr(optimal, "FIRST_PASS_STATES_F2", states)
+    rules = Rules.preset("T")
+    from_sources = 0
+    for seed in range(60):
+        start = pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 4, kings=seed % 2)
+        positions, distance = distances_to_win(start)
+        shortest = distance.get(state_key(start))
+        if shortest is None:
+            continue
+        first_pass = first_pass_of(start)
+        in_this_pass = any(position.is_won and position.recycles == start.recycles for position in positions.values())
+        if states > 3:
+            assert first_pass.won == in_this_pass, seed
+        from_sources += first_pass.sources is not None and not first_pass.won
+        best = solve(start, optimal=True, limits=UNLIMITED)
+        assert best.optimal and replays_to_win(start, best.solution)
+        assert len(best.solution) == shortest, (seed, best.solution)
+    assert from_sources >= (5 if states > 3 else 0)
+
+
 @pytest.mark.parametrize("rules_text", ["T", "E", "N", "T+recycles=1", "N+recycles=3", "T+cover-pair", "T+stock-top"])
 def test_optimal_equals_the_breadth_first_shortest_with_talon_kings(rules_text: str) -> None:
     """Talon kings are optional removals under ``--optimal`` (K3 restricts when): still exact."""
@@ -226,7 +302,7 @@ def test_optimal_equals_the_breadth_first_shortest_with_talon_kings(rules_text: 
     assert compared >= 5
 
 
-@pytest.mark.parametrize("number", [33, 73, 84])
+@pytest.mark.parametrize("number", [33, 48, 73, 84])
 def test_optimal_lines_of_hard_t_deals_replay_and_beat_the_plain_line(number: int) -> None:
     """Deals whose A* once needed 10^5 positions (docs/solver.md): the line still replays."""
     deal = Deal.from_number(number, Rules.preset("T"))

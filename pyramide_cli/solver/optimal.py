@@ -12,6 +12,11 @@ removal takes at most one card of value ``v`` and one of ``13 - v``, so at least
 value pair that outnumber their partners need talon cards, and each talon card still in the stock
 needs a draw to come into play (draw-1, no ``stock-top``).  Under ``strict`` talon cards count
 too.  Positions the multiset relaxation proves lost are never expanded.
+
+With limited recycles (draw-1, no talon pairs) the start is asked which pass a win can end in
+first (F1), which raises the bound of every position before that pass; and when no win ends in
+the start's own pass, that pass is enumerated once and the A* starts from every position the next
+pass can start from, each at the cost it is known to have (F2).  See docs/solver.md.
 """
 
 from __future__ import annotations
@@ -47,6 +52,8 @@ class _Heuristic:
         self._value_talon = tuple(tables.value_talon(value) for value in range(14))
         self._pyramid: dict[int, _PyramidBounds] = {}
         self.dig = _Dig(tables)
+        self.final_pass = 0
+        """F1: no line from the search's start wins before this pass (set by :func:`shortest_line`)."""
 
     def pyramid_bounds(self, pyramid: int) -> _PyramidBounds:
         """What the bounds need from a pyramid shape alone (built once per shape)."""
@@ -75,7 +82,9 @@ class _Heuristic:
             for value in range(1, 13) if max(alone[value], counts[13 - value] - counts[value]) > 0
         )
         shape = tables.shape(pyramid)
-        return _PyramidBounds(removals, needed, shape.need, shape.dead_talon, not shape.kings)
+        partners = tuple(counts[13 - value] for value in range(13))
+        return _PyramidBounds(removals, needed, shape.need, shape.dead_talon, not shape.kings,
+                              pyramid.bit_count() - counts[13], counts[13], partners)
 
     def removals(self, pyramid: int, counts: int) -> int | None:
         """A lower bound on the removals left (``None``: the pyramid cannot be cleared)."""
@@ -108,13 +117,58 @@ class _Heuristic:
         if not self.walk_bound:
             return removals
         reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)
+        if recycles < self.final_pass:
+            floor = self._passes_floor(bounds, removals, talon, drawn, recycles, reachable)
         if self.use_relaxed:
             # every talon card used is drawn, unless it comes back from the waste in this pass
-            floor = self._least_cost(pyramid, counts, 1, bounds) - reachable.bit_count()
+            floor = max(floor, self._least_cost(pyramid, counts, 1, bounds) - reachable.bit_count())
         if not bounds.needed:
             return max(removals, floor)
         walked = self._walk(bounds, reachable, talon, drawn, recycles)
         return None if walked is None else max(removals + walked, floor)
+
+    def _passes_floor(self, bounds: _PyramidBounds, removals: int, talon: int, drawn: int, recycles: int,
+                      reachable: int) -> int:
+        """F1: the actions left when the line must still recycle into pass :attr:`final_pass`.
+
+        It draws the rest of this stock, recycles ``final_pass - recycles`` times, draws every card
+        still in the talon in each pass between, and a shortest line draws at least once in its last
+        pass (after a recycle the waste is empty: without a draw that pass removes only pyramid
+        pairs, which the line could remove before that recycle and save it).  Of the talon cards the rest of this pass can still bring into play
+        (the stock and the reachable waste), at most ``x`` non-kings leave it, each with a pyramid
+        card of the value it needs; every one used costs a removal of its own where two pyramid
+        cards share one, so the removals are at least ``(pyramid non-kings + x) / 2`` plus the
+        kings, and using fewer than the most only leaves more to draw in the next pass.
+        """
+        passes = self.final_pass - recycles
+        stock = talon >> drawn << drawn
+        if passes == 1:
+            return removals + stock.bit_count() + 2
+        values = self.tables.talon_values
+        partners = bounds.partners
+        in_play = [0] * 14
+        rest = stock | reachable
+        while rest:
+            low = rest & -rest
+            in_play[values[low.bit_length() - 1]] += 1
+            rest ^= low
+        used = 0
+        for value in range(1, 13):
+            used += min(in_play[value], partners[value])
+        kings = in_play[13]
+        least = max(removals, (bounds.non_kings + used + 1) // 2 + bounds.kings + kings)
+        next_pass = talon.bit_count() - used - kings
+        later = 0
+        if passes > 2:  # later passes between: at most every talon card a pyramid card can take has gone
+            in_talon = [0] * 14
+            rest = talon
+            while rest:
+                low = rest & -rest
+                in_talon[values[low.bit_length() - 1]] += 1
+                rest ^= low
+            left = talon.bit_count() - in_talon[13] - sum(min(in_talon[v], partners[v]) for v in range(1, 13))
+            later = (passes - 2) * left
+        return least + stock.bit_count() + passes + next_pass + later + 1
 
     def _walk(self, bounds: _PyramidBounds, reachable: int, talon: int, drawn: int, recycles: int) -> int | None:
         """Draws and recycles before every needed talon card has been in play (W2).
@@ -292,6 +346,12 @@ class _PyramidBounds(NamedTuple):
     """Talon indices (kings aside) no pyramid card can ever pair with."""
     settled: bool
     """No free king (the relaxation's memo keys are this pyramid's)."""
+    non_kings: int
+    """Pyramid cards other than kings."""
+    kings: int
+    """Pyramid kings."""
+    partners: tuple[int, ...]
+    """Per talon value, how many pyramid cards it could pair with."""
 
 
 _MISSING = object()
@@ -334,12 +394,42 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
     start_pyramid, start_kings = settle(position.pyramid)
     start = (start_pyramid, position.talon, position.drawn, 0 if limit is None else position.recycles,
              tables.counts(position.talon))
-    start_key = _key(*start[:4])
-    labels.add(start_pyramid, position.talon, len(start_kings), start[3], start[2])
-    best_cost = {start_key: len(start_kings)}
-    parents: dict[int, tuple[int, int, tuple[int, int], list[int]] | None] = {start_key: None}
-    queue = [(len(start_kings) + (estimate(*start) or 0), -len(start_kings), 0, start, False)]
+    best_cost: dict[int, int] = {}
+    parents: dict[int, tuple[int, int, tuple[int, int], tuple[int, ...]] | None] = {}
+    queue: list = []
     counter = 0
+    first_pass = None
+    if passes is not None and position.recycles < limit:
+        first_pass = _FirstPass(tables, heuristic.removals, start, settle, kings_rule)
+        if first_pass.explore(budget):
+            heuristic.final_pass = position.recycles  # a win ends in this pass
+            first_pass = None
+        elif first_pass.sources is None:
+            heuristic.final_pass = passes.first_winning_pass(*start, position.recycles)
+            first_pass = None
+        else:
+            heuristic.final_pass = passes.first_winning_pass(*start, position.recycles + 1)
+    if first_pass is None:
+        start_key = _key(*start[:4])
+        labels.add(start_pyramid, position.talon, len(start_kings), start[3], start[2])
+        best_cost[start_key] = len(start_kings)
+        parents[start_key] = None
+        queue.append((len(start_kings) + (estimate(*start) or 0), -len(start_kings), 0, start, False))
+    else:  # F2: the search starts from every position the next pass can start from
+        leave = len(start_kings) + (position.talon >> position.drawn).bit_count() + 1
+        for source, (pyramid, talon, counts, removals) in first_pass.sources.items():
+            state = (pyramid, talon, 0, position.recycles + 1, counts)
+            remaining = estimate(*state)
+            cost = leave + removals
+            if remaining is None or bound is not None and cost + remaining > bound:
+                continue
+            key = _key(*state[:4])
+            labels.add(pyramid, talon, cost, state[3], 0)
+            best_cost[key] = cost
+            parents[key] = (-1 - source, 0, (0, 0), ())
+            counter += 1
+            queue.append((cost + remaining, -cost, counter, state, False))
+        heapq.heapify(queue)
     push, pop = heapq.heappush, heapq.heappop
     while queue:
         priority, negative_cost, _, state, checked = pop(queue)
@@ -349,7 +439,7 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
         if best_cost[key] < cost:
             continue
         if not pyramid and not (strict and talon):
-            return _rebuild(position, key, parents, start_kings)
+            return _rebuild(position, key, parents, start_kings, first_pass)
         if dominated(pyramid, talon, cost, recycles, drawn, strictly=True):
             continue
         budget.tick()
@@ -418,7 +508,7 @@ class _PassCheck:
                estimate: int) -> int | bool | None:
         """A lower bound larger than ``estimate`` when the position cannot be won in this pass;
         ``True`` when it can; ``None`` when not worth asking or the question gave up."""
-        if recycles >= self.limit:
+        if recycles >= self.limit or recycles < self.heuristic.final_pass:
             return None
         removals = self.heuristic.removals(pyramid, counts)
         if removals is None:
@@ -434,6 +524,23 @@ class _PassCheck:
         if verdict is None:
             verdict = search.can_win(pyramid, talon, drawn, recycles, counts, PASS_CHECK_STATES)
         return raised if verdict is False else verdict
+
+    def first_winning_pass(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
+                           first: int) -> int:
+        """F1: the first pass from ``first`` on a win from the start can end in, as far as the exact
+        search tells within :data:`FIRST_PASS_STATES` positions a question (``first`` when it cannot tell)."""
+        for final in range(first, self.limit):
+            search = self._searches.get(final)
+            if search is None:
+                search = self._searches[final] = TalonSearch(
+                    self.tables, self.relaxation, self.budget, recycle_limit=final, last_pass_cut=True)
+            if search.can_win(pyramid, talon, drawn, recycles, counts, FIRST_PASS_STATES) is not False:
+                return final
+        return self.limit
+
+
+FIRST_PASS_STATES = 200_000
+"""Positions the start's "won by pass k?" questions may search (F1)."""
 
 
 class _Labels:
@@ -478,6 +585,117 @@ class _Labels:
 
     def add(self, pyramid: int, talon: int, cost: int, recycles: int, drawn: int) -> None:
         self._labels.setdefault(pyramid | talon << 28, []).append((cost, recycles, drawn))
+
+
+
+
+FIRST_PASS_STATES_F2 = 150_000
+"""Positions F2 may visit in the start's pass before the A* takes that pass itself."""
+
+
+class _FirstPass:
+    """F2: every (pyramid, talon) the start's pass can reach, when no win ends in that pass.
+
+    Every line then draws the rest of the stock and recycles, and what it has spent by the start of
+    the next pass is the stock, the recycle and its removals — and the cards removed decide those
+    alone: each talon card leaves in a removal of its own (alone if a king), each pyramid king too,
+    and the other pyramid cards go two to a removal.  So each such (pyramid, talon) starts the next
+    pass at a cost known in advance, whatever the order of the removals, and the A* can start
+    from all of them at once with the bound of a pass start, which sees the next pass's draws.
+    Positions reached by a pyramid pair last are not sources: the same pair at the start of the
+    next pass costs the same.  The enumeration keeps each (pyramid, talon) at its earliest pointer
+    (D1) and drops positions the multiset relaxation proves lost (R1).
+    """
+
+    def __init__(self, tables: DealTables, least_removals, start, settle, kings_rule) -> None:
+        self.tables = tables
+        self.least_removals = least_removals
+        self.start = start
+        self.settle = settle
+        self.kings_rule = kings_rule
+        self.parents: dict[int, tuple[int, tuple[int, int], tuple[int, ...]] | None] = {}
+        self.sources: dict[int, tuple[int, int, int, int]] | None = None
+        """key -> (pyramid, talon, counts, removals since the start); ``None`` after :meth:`explore`
+        gave up."""
+
+    def explore(self, budget: Budget) -> bool:
+        """Enumerate the pass; ``True`` when a win ends in it (then there are no sources)."""
+        pyramid, talon, drawn, recycles, counts = self.start
+        tables = self.tables
+        shape_of = tables.shape
+        values = tables.talon_values
+        units = tables.talon_units
+        talon_kings = tables.talon_kings
+        first_waste = self.kings_rule[0]
+        least_removals = self.least_removals
+        settle = self.settle
+        root = pyramid | talon << 28
+        earliest = {root: drawn}
+        parents = self.parents
+        parents[root] = None
+        is_source = {root}
+        sources = {}
+        stack = [(pyramid, talon, drawn, counts, 0, root)]
+        left = FIRST_PASS_STATES_F2
+        while stack:
+            pyramid, talon, drawn, counts, removals, key = stack.pop()
+            if earliest[key] < drawn:
+                continue
+            left -= 1
+            if left < 0:
+                return False
+            budget.tick()
+            if least_removals(pyramid, counts) is None:
+                continue
+            if key in is_source:
+                sources[key] = (pyramid, talon, counts, removals)
+            shape = shape_of(pyramid)
+            children = [(mask, 0, talon, drawn, counts) for mask in shape.pairs]
+            wanted = talon & (shape.wanted_talon | talon_kings)
+            top = drawn - 1
+            index = top if drawn else 0
+            rest = wanted >> index
+            by_need = shape.by_need
+            while rest:
+                gap = (rest & -rest).bit_length()
+                index += gap
+                rest >>= gap
+                card = index - 1
+                after = talon & ~(1 << card)
+                after_drawn = (after & ((1 << card) - 1)).bit_length()
+                if values[card] == 13:
+                    if card != top or first_waste >> card & 1:  # K3
+                        children.append((0, 1 << card, after, after_drawn, counts))
+                else:
+                    after_counts = counts - units[card]
+                    for bit in by_need.get(values[card], ()):
+                        children.append((bit, 1 << card, after, after_drawn, after_counts))
+            for pyramid_bits, talon_bit, after, after_drawn, after_counts in children:
+                child = pyramid & ~pyramid_bits
+                kings = ()
+                if shape_of(child).kings:
+                    child, kings = settle(child)
+                if not child:
+                    return True
+                child_key = child | after << 28
+                if talon_bit:
+                    is_source.add(child_key)
+                seen = earliest.get(child_key)
+                if seen is not None and seen <= after_drawn:
+                    continue
+                earliest[child_key] = after_drawn
+                parents[child_key] = (key, (pyramid_bits, talon_bit), tuple(kings))
+                stack.append((child, after, after_drawn, after_counts, removals + 1 + len(kings), child_key))
+        self.sources = sources
+        return False
+
+    def steps_to(self, key: int) -> list[tuple[tuple[int, int], tuple[int, ...]]]:
+        """The (step, kings) of the enumeration's path to a source, last first."""
+        steps = []
+        while self.parents[key] is not None:
+            key, step, kings = self.parents[key]
+            steps.append((step, kings))
+        return steps
 
 
 def _edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int):
@@ -535,10 +753,13 @@ def _key(pyramid: int, talon: int, drawn: int, recycles: int) -> int:
     return pyramid | talon << 28 | drawn << STATE_DRAWN_SHIFT | recycles << STATE_PASS_SHIFT
 
 
-def _rebuild(position: Position, key: int, parents, start_kings: list[int]) -> list[Move]:
+def _rebuild(position: Position, key: int, parents, start_kings: list[int], first_pass: _FirstPass | None) -> list[Move]:
     edges = []
     while parents[key] is not None:
         parent, _, step, kings = parents[key]
+        if parent < 0:  # an F2 source: on through the first pass
+            edges.extend(first_pass.steps_to(-1 - parent))
+            break
         edges.append((step, kings))
         key = parent
     builder = LineBuilder(position, remove_talon_kings=False)
