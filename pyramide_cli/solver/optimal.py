@@ -134,11 +134,12 @@ class _Heuristic:
         It draws the rest of this stock, recycles ``final_pass - recycles`` times, draws every card
         still in the talon in each pass between, and a shortest line draws at least once in its last
         pass (after a recycle the waste is empty: without a draw that pass removes only pyramid
-        pairs, which the line could remove before that recycle and save it).  Of the talon cards the rest of this pass can still bring into play
-        (the stock and the reachable waste), at most ``x`` non-kings leave it, each with a pyramid
-        card of the value it needs; every one used costs a removal of its own where two pyramid
-        cards share one, so the removals are at least ``(pyramid non-kings + x) / 2`` plus the
-        kings, and using fewer than the most only leaves more to draw in the next pass.
+        pairs, which the line could remove before that recycle and save it).  Of the talon cards
+        the rest of this pass can still bring into play (the stock and the reachable waste), at
+        most ``x`` non-kings leave it, each with a pyramid card of the value it needs; every one
+        used costs a removal of its own where two pyramid cards share one, so the removals are at
+        least ``(pyramid non-kings + x) / 2`` plus the kings, and using fewer than the most only
+        leaves more to draw in the next pass.
         """
         passes = self.final_pass - recycles
         stock = talon >> drawn << drawn
@@ -146,12 +147,7 @@ class _Heuristic:
             return removals + stock.bit_count() + 2
         values = self.tables.talon_values
         partners = bounds.partners
-        in_play = [0] * 14
-        rest = stock | reachable
-        while rest:
-            low = rest & -rest
-            in_play[values[low.bit_length() - 1]] += 1
-            rest ^= low
+        in_play = _value_counts(values, stock | reachable)
         used = 0
         for value in range(1, 13):
             used += min(in_play[value], partners[value])
@@ -160,12 +156,7 @@ class _Heuristic:
         next_pass = talon.bit_count() - used - kings
         later = 0
         if passes > 2:  # later passes between: at most every talon card a pyramid card can take has gone
-            in_talon = [0] * 14
-            rest = talon
-            while rest:
-                low = rest & -rest
-                in_talon[values[low.bit_length() - 1]] += 1
-                rest ^= low
+            in_talon = _value_counts(values, talon)
             left = talon.bit_count() - in_talon[13] - sum(min(in_talon[v], partners[v]) for v in range(1, 13))
             later = (passes - 2) * left
         return least + stock.bit_count() + passes + next_pass + later + 1
@@ -214,17 +205,23 @@ class _Heuristic:
         return longest
 
     def _strict_estimate(self, pyramid: int, talon: int, drawn: int) -> int:
-        counts = [0] * 14
-        for values, mask in ((self.tables.pyramid_values, pyramid), (self.tables.talon_values, talon)):
-            rest = mask
-            while rest:
-                low = rest & -rest
-                counts[values[low.bit_length() - 1]] += 1
-                rest ^= low
+        counts = _value_counts(self.tables.pyramid_values, pyramid)
+        for value, count in enumerate(_value_counts(self.tables.talon_values, talon)):
+            counts[value] += count
         removals = counts[13] + sum(max(counts[v], counts[13 - v]) for v in range(1, 7))
         stock = (talon >> drawn).bit_count()
         draws = -(-stock // self.draw_count) if self.walk_bound or self.draw_count == 3 else 0
         return removals + draws
+
+
+def _value_counts(values: Sequence[int], mask: int) -> list[int]:
+    """How many of the cards in ``mask`` have each value (index 0–13), ``values`` giving each index's."""
+    counts = [0] * 14
+    while mask:
+        low = mask & -mask
+        counts[values[low.bit_length() - 1]] += 1
+        mask ^= low
+    return counts
 
 
 LIES_ON: tuple[int, ...] = tuple(sum(1 << lower for lower in COVERED_BY[slot]) for slot in range(28))
@@ -395,7 +392,7 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
     start = (start_pyramid, position.talon, position.drawn, 0 if limit is None else position.recycles,
              tables.counts(position.talon))
     best_cost: dict[int, int] = {}
-    parents: dict[int, tuple[int, int, tuple[int, int], tuple[int, ...]] | None] = {}
+    parents: dict[int, tuple[int, int, tuple[int, int], Sequence[int]] | None] = {}
     queue: list = []
     counter = 0
     first_pass = None
