@@ -25,7 +25,7 @@ from pyramide_cli.rules import Rules
 from pyramide_cli.solver import SolveLimits, solve
 from pyramide_cli.solver.budget import Budget
 from pyramide_cli.solver import optimal
-from pyramide_cli.solver.optimal import _FirstPass, _Heuristic, _PassCheck
+from pyramide_cli.solver.optimal import _FirstPass, _Heuristic, _PassCheck, settle_kings
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import DealTables
 from reference_search import small_position
@@ -242,19 +242,10 @@ def test_first_winning_pass_raises_the_bound_when_the_start_needs_recycles() -> 
 def first_pass_of(start: Position) -> _FirstPass:
     """The F2 enumeration shortest_line() would run from ``start``, explored."""
     tables, heuristic, _ = bounds_for(start)
-
-    def settle(pyramid: int) -> tuple[int, list[int]]:
-        kings = []
-        while tables.shape(pyramid).kings:
-            king = tables.shape(pyramid).kings & -tables.shape(pyramid).kings
-            kings.append(king)
-            pyramid ^= king
-        return pyramid, kings
-
-    pyramid, _ = settle(start.pyramid)
+    pyramid, _ = settle_kings(tables, start.pyramid)
     first_pass = _FirstPass(tables, heuristic.removals, (pyramid, start.talon, start.drawn, start.recycles,
                                                           tables.counts(start.talon)),
-                            settle, (start.talon & ((1 << start.drawn) - 1), start.recycles))
+                            (start.talon & ((1 << start.drawn) - 1), start.recycles))
     first_pass.won = first_pass.explore(Budget(UNLIMITED))
     return first_pass
 

@@ -378,17 +378,7 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
     labels = _Labels(limit, rules.draw_count)
     dominated = labels.dominated
 
-    def settle(pyramid: int) -> tuple[int, list[int]]:
-        kings = []
-        while True:
-            free_kings = shape_of(pyramid).kings
-            if not free_kings:
-                return pyramid, kings
-            low = free_kings & -free_kings
-            kings.append(low)
-            pyramid ^= low
-
-    start_pyramid, start_kings = settle(position.pyramid)
+    start_pyramid, start_kings = settle_kings(tables, position.pyramid)
     start = (start_pyramid, position.talon, position.drawn, 0 if limit is None else position.recycles,
              tables.counts(position.talon))
     best_cost: dict[int, int] = {}
@@ -397,7 +387,7 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
     counter = 0
     first_pass = None
     if passes is not None and position.recycles < limit:
-        first_pass = _FirstPass(tables, heuristic.removals, start, settle, kings_rule)
+        first_pass = _FirstPass(tables, heuristic.removals, start, kings_rule)
         if first_pass.explore(budget):
             heuristic.final_pass = position.recycles  # a win ends in this pass
             first_pass = None
@@ -458,7 +448,7 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
             child_pyramid = pyramid & ~step[0]
             kings = ()
             if shape_of(child_pyramid).kings:
-                child_pyramid, kings = settle(child_pyramid)
+                child_pyramid, kings = settle_kings(tables, child_pyramid)
             child_counts = counts
             rest = step[1]
             while rest:
@@ -604,11 +594,10 @@ class _FirstPass:
     (D1) and drops positions the multiset relaxation proves lost (R1).
     """
 
-    def __init__(self, tables: DealTables, least_removals, start, settle, kings_rule) -> None:
+    def __init__(self, tables: DealTables, least_removals, start, kings_rule) -> None:
         self.tables = tables
         self.least_removals = least_removals
         self.start = start
-        self.settle = settle
         self.kings_rule = kings_rule
         self.parents: dict[int, tuple[int, tuple[int, int], tuple[int, ...]] | None] = {}
         self.sources: dict[int, tuple[int, int, int, int]] | None = None
@@ -625,7 +614,6 @@ class _FirstPass:
         talon_kings = tables.talon_kings
         first_waste = self.kings_rule[0]
         least_removals = self.least_removals
-        settle = self.settle
         root = pyramid | talon << 28
         earliest = {root: drawn}
         parents = self.parents
@@ -671,7 +659,7 @@ class _FirstPass:
                 child = pyramid & ~pyramid_bits
                 kings = ()
                 if shape_of(child).kings:
-                    child, kings = settle(child)
+                    child, kings = settle_kings(tables, child)
                 if not child:
                     return True
                 child_key = child | after << 28
@@ -744,6 +732,19 @@ def _plain_edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recyc
             else:
                 for bit in by_need.get(values[card], ()):
                     yield cost, (bit, 1 << card), after, after_drawn, pass_number
+
+
+def settle_kings(tables: DealTables, pyramid: int) -> tuple[int, list[int]]:
+    """Remove the free pyramid kings, and the kings they free, one at a time (K1): the pyramid
+    left and the king bits in the order removed."""
+    kings = []
+    while True:
+        free_kings = tables.shape(pyramid).kings
+        if not free_kings:
+            return pyramid, kings
+        low = free_kings & -free_kings
+        kings.append(low)
+        pyramid ^= low
 
 
 def _key(pyramid: int, talon: int, drawn: int, recycles: int) -> int:
