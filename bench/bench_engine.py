@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 import time
 
-from pyramide_cli.deal import Deal
-from pyramide_cli.playout import PlayoutTables, random_game
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.playout import PlayoutTables, random_game
+from pyramide_cli.engine.rules import Rules
 
 DEALS = 200
 GAMES_PER_DEAL = 25

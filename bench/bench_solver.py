@@ -16,9 +16,9 @@ import time
 
 sys.setrecursionlimit(10_000)
 
-from pyramide_cli.rules import Rules  # noqa: E402
+from pyramide_cli.engine.rules import Rules  # noqa: E402
 from pyramide_cli.solver import DEFAULT_LIMITS, SolveLimits  # noqa: E402
-from pyramide_cli.survey import survey  # noqa: E402
+from pyramide_cli.analysis.survey import survey  # noqa: E402
 
 DEALS = int(os.environ.get("BENCH_DEALS", "1000"))
 OPTIMAL_DEALS = int(os.environ.get("BENCH_OPTIMAL_DEALS", "100"))

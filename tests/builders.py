@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pyramide_cli.cards import CARDS, parse_card
-from pyramide_cli.deal import Deal
-from pyramide_cli.game import Game
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.cards import CARDS, parse_card
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.game import Game
+from pyramide_cli.engine.rules import Rules
 
 R24_ROWS = [
     ["JD"], ["6C", "7H"], ["AS", "4D", "QS"], ["5H", "3D", "6H", "8S"], ["KH", "KC", "AD", "KS", "9C"],

@@ -17,10 +17,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pyramide_cli.cli import app
-from pyramide_cli.deal import Deal
-from pyramide_cli.game import Game
-from pyramide_cli.moves import Move
-from pyramide_cli.save import SaveData
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.game import Game
+from pyramide_cli.engine.moves import Move
+from pyramide_cli.storage.save import SaveData
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -13,10 +13,10 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from pyramide_cli.deal import Deal
-from pyramide_cli.layout import BASE_MASK, PYRAMID_SIZE
-from pyramide_cli.position import Position
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.layout import BASE_MASK, PYRAMID_SIZE
+from pyramide_cli.engine.position import Position
+from pyramide_cli.engine.rules import Rules
 
 
 @dataclass(frozen=True)

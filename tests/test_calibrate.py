@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from pyramide_cli import calibrate
-from pyramide_cli.calibrate import (
+from pyramide_cli.analysis import calibrate
+from pyramide_cli.analysis.calibrate import (
     BEGIN_MARK, END_MARK, band_text, measure_deal, parse_games, parse_range, replace_section, split_thresholds,
 )
-from pyramide_cli.deal import Deal
-from pyramide_cli.grade import GRADING_SEED, LEVELS, Level, LevelThresholds, Winnability
-from pyramide_cli.level_table import CALIBRATION, LEVEL_TABLE
-from pyramide_cli.playout import win_rate
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.analysis.grade import GRADING_SEED, LEVELS, Level, LevelThresholds, Winnability
+from pyramide_cli.analysis.level_table import CALIBRATION, LEVEL_TABLE
+from pyramide_cli.engine.playout import win_rate
+from pyramide_cli.engine.rules import Rules
 
 
 def test_evenly_spread_counts_split_at_their_quartiles():
@@ -41,7 +41,7 @@ def test_thresholds_stay_increasing_on_a_degenerate_sample():
 
 def test_the_table_is_calibrated_as_documented():
     """Each row's shares add up to its sample's winnable deals, and docs/levels.md shows the table."""
-    docs = (Path(calibrate.__file__).resolve().parent.parent / "docs" / "levels.md").read_text(encoding="utf-8")
+    docs = (Path(calibrate.__file__).resolve().parents[2] / "docs" / "levels.md").read_text(encoding="utf-8")
     assert docs.count(BEGIN_MARK) == 1 and docs.count(END_MARK) == 1
     assert calibrate.docs_section(LEVEL_TABLE, CALIBRATION) in docs
     for preset in ("N", "T"):
@@ -109,7 +109,7 @@ def test_main_writes_a_table_module_and_the_docs(tmp_path: Path, capsys: pytest.
                                    for n in range(12))
     text = docs.read_text(encoding="utf-8")
     assert text.startswith("# Levels\n\nintro\n\n") and text.endswith("\n\nafter\n") and "OLD-SECTION" not in text
-    assert "python -m pyramide_cli.calibrate --presets N --deals 0-11 --games N=40 --write" in text
+    assert "python -m pyramide_cli.analysis.calibrate --presets N --deals 0-11 --games N=40 --write" in text
     capsys.readouterr()
     calibrate.main([*arguments, "--jobs", "2"])
     printed = capsys.readouterr().out

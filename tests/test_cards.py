@@ -6,8 +6,8 @@ import pickle
 
 import pytest
 
-from pyramide_cli.cards import CARDS, Card, Suit, pairs_to_thirteen, parse_card, rank_label
-from pyramide_cli.errors import CardError
+from pyramide_cli.engine.cards import CARDS, Card, Suit, pairs_to_thirteen, parse_card, rank_label
+from pyramide_cli.engine.errors import CardError
 
 
 def test_r1_one_deck_of_52_distinct_cards_no_jokers():

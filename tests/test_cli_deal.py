@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pyramide_cli.deal import Deal
-from pyramide_cli.save import load_game
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.storage.save import load_game
 
 from cli_support import EXAMPLES, R24_TEXT_CODE, invoke, make_save
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from pyramide_cli import grade
-from pyramide_cli.deal import Deal
-from pyramide_cli.grade import GRADING_SEED, GradingRun, Level, LevelThresholds, Winnability, daily_start, seed_start
-from pyramide_cli.playout import win_rate
-from pyramide_cli.rules import Rules
-from pyramide_cli.save import load_game
+from pyramide_cli.analysis import grade
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.analysis.grade import GRADING_SEED, GradingRun, Level, LevelThresholds, Winnability, daily_start, seed_start
+from pyramide_cli.engine.playout import win_rate
+from pyramide_cli.engine.rules import Rules
+from pyramide_cli.storage.save import load_game
 
 from cli_support import invoke, make_save
 
@@ -240,7 +240,7 @@ def test_bad_levels_dates_and_combinations_are_usage_errors(stand_in: None, tmp_
 
 # -- the real thing: processes and the real solver ---------------------------------------------
 def solved_and_replayed(code: str) -> bool:
-    from pyramide_cli.game import Game
+    from pyramide_cli.engine.game import Game
     from pyramide_cli.solver import solve
 
     deal = Deal.from_code(code)

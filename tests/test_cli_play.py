@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramide_cli.save import load_game
+from pyramide_cli.storage.save import load_game
 
 from cli_support import WON_N_CODE, WON_N_LINE, invoke, make_save
 

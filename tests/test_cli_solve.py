@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from cli_support import game_of, invoke, make_save, run
-from pyramide_cli.deal import Deal
-from pyramide_cli.moves import Move
-from pyramide_cli.position import Position
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.moves import Move
+from pyramide_cli.engine.position import Position
 
 WINNABLE = "PY1-N-AAAAAAB"
 STUCK = "PY1-N-AAAAAU4"  # R17: never gets past 14 cards

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pyramide_cli.files import SaveLock
-from pyramide_cli.save import load_game
+from pyramide_cli.storage.files import SaveLock
+from pyramide_cli.storage.save import load_game
 
 from cli_support import EXAMPLES, WON_N_CODE, WON_N_LINE, make_save, run, save_text, unwritable_folder
 
@@ -180,8 +180,8 @@ def test_the_play_path_imports_neither_pydantic_nor_rich_nor_any_solver(tmp_path
     probe = (
         "import atexit, sys\n"
         "atexit.register(lambda: sys.stderr.write(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('pydantic', 'rich') or m in ('pyramide_cli.solver', 'pyramide_cli.hint', 'pyramide_cli.grade', "
-        "'pyramide_cli.playout')))))\n"
+        "('pydantic', 'rich') or m in ('pyramide_cli.solver', 'pyramide_cli.analysis.hint', 'pyramide_cli.analysis.grade', "
+        "'pyramide_cli.engine.playout')))))\n"
         "sys.argv = ['pyramide', 'play', 'g.yaml', 'draw']\n"
         "from pyramide_cli.cli import main\n"
         "main()\n"

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pyramide_cli.cards import CARDS, parse_card
-from pyramide_cli.deal import (
+from pyramide_cli.engine.cards import CARDS, parse_card
+from pyramide_cli.engine.deal import (
     MAX_DEAL_NUMBER,
     Deal,
     decode_base32,
@@ -22,8 +22,8 @@ from pyramide_cli.deal import (
     shuffled_deck,
     splitmix64,
 )
-from pyramide_cli.errors import DealCodeError
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.errors import DealCodeError
+from pyramide_cli.engine.rules import Rules
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "deal-codes.md"
 

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from pyramide_cli.deal import Deal
-from pyramide_cli.layout_file import read_layout
-from pyramide_cli.position import Position
-from pyramide_cli.save import LAYOUT_KEY, load_game
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.storage.layout_file import read_layout
+from pyramide_cli.engine.position import Position
+from pyramide_cli.storage.save import LAYOUT_KEY, load_game
 
 from cli_support import EXAMPLES, ROOT
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from builders import R24_ROWS, build_deal, play, r24_deal
 
-from pyramide_cli.cards import parse_card
-from pyramide_cli.deal import Deal
-from pyramide_cli.errors import IllegalMoveError, MoveSyntaxError
-from pyramide_cli.game import UNDO_LIMIT, Game, TapAction
-from pyramide_cli.moves import DRAW, NO_MORE_MOVES, RECYCLE, UNDO, Move, Refusal
-from pyramide_cli.position import Outcome, Position
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.cards import parse_card
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.errors import IllegalMoveError, MoveSyntaxError
+from pyramide_cli.engine.game import UNDO_LIMIT, Game, TapAction
+from pyramide_cli.engine.moves import DRAW, NO_MORE_MOVES, RECYCLE, UNDO, Move, Refusal
+from pyramide_cli.engine.position import Outcome, Position
+from pyramide_cli.engine.rules import Rules
 
 R24_NAMES = " ".join(name for row in R24_ROWS for name in row)
 

@@ -17,16 +17,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyramide_cli import grade
-from pyramide_cli.deal import MAX_DEAL_NUMBER, Deal
-from pyramide_cli.grade import (
+from pyramide_cli.analysis import grade
+from pyramide_cli.engine.deal import MAX_DEAL_NUMBER, Deal
+from pyramide_cli.analysis.grade import (
     GRADING_SEED, LEVELS, GradeError, GradingRun, Level, LevelThresholds, Winnability, daily_start, decided_or_ruled_out,
     find_level_deal,
     grade_deal, is_level_deal, parse_date, parse_level, seed_start, thresholds_for,
 )
-from pyramide_cli.level_table import LEVEL_TABLE
-from pyramide_cli.playout import PlayoutTables, random_game, win_rate
-from pyramide_cli.rules import PRESETS, Rules
+from pyramide_cli.analysis.level_table import LEVEL_TABLE
+from pyramide_cli.engine.playout import PlayoutTables, random_game, win_rate
+from pyramide_cli.engine.rules import PRESETS, Rules
 
 SMALL = LevelThresholds("N", 40, 12, 6, 2)
 """Few games, for tests that play many deals."""
@@ -53,7 +53,7 @@ def test_bad_level_names_are_clear_errors(text):
 
 
 def test_levels_are_the_four_of_r25_in_save_order():
-    from pyramide_cli import save
+    from pyramide_cli.storage import save
 
     assert [str(level) for level in LEVELS] == ["easy", "medium", "hard", "expert"]
     assert tuple(level.value for level in LEVELS) == save.LEVELS
@@ -120,7 +120,7 @@ def test_grading_plays_the_documented_seeded_games(rules_text):
 
 def test_grading_is_deterministic_across_processes():
     """No dependence on hash randomisation or process state: two interpreters agree with this one."""
-    code = ("from pyramide_cli.grade import GradingRun, LevelThresholds; from pyramide_cli.deal import Deal; "
+    code = ("from pyramide_cli.analysis.grade import GradingRun, LevelThresholds; from pyramide_cli.engine.deal import Deal; "
             "print([GradingRun(Deal.from_number(n), LevelThresholds('N', 60, 20, 8, 2)).play().wins "
             "for n in (1, 2, 5, 6)])")
     outputs = {
@@ -246,7 +246,7 @@ def test_seed_starts_spread_and_reject_bad_seeds():
 # -- with the real solver ----------------------------------------------------------------------
 def proven_and_replayed(deal: Deal) -> bool:
     """The solver (default limits, not grading's) says winnable and its line wins when the engine replays it."""
-    from pyramide_cli.game import Game
+    from pyramide_cli.engine.game import Game
     from pyramide_cli.solver import solve
 
     result = solve(deal)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pyramide_cli.deal import Deal
-from pyramide_cli.game import Game
-from pyramide_cli.hint import HintKind, heuristic_move, hint_for
-from pyramide_cli.moves import Move
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.game import Game
+from pyramide_cli.analysis.hint import HintKind, heuristic_move, hint_for
+from pyramide_cli.engine.moves import Move
+from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import SolveLimits, Verdict, solve
 from reference_search import reference_search, small_position
 

@@ -13,10 +13,10 @@ import pytest
 
 from pyramide_cli.cli import interactive
 from pyramide_cli.cli.interactive import hint_text, run_session
-from pyramide_cli.deal import Deal
-from pyramide_cli.game import Game
-from pyramide_cli.render import Style
-from pyramide_cli.save import load_game
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.game import Game
+from pyramide_cli.cli.render import Style
+from pyramide_cli.storage.save import load_game
 
 from cli_support import make_save
 
@@ -85,9 +85,9 @@ class _FakeWatch:
 
 def test_the_hint_hook_calls_the_solver_module_when_it_exists(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[Game] = []
-    module = types.ModuleType("pyramide_cli.hint")
+    module = types.ModuleType("pyramide_cli.analysis.hint")
     module.hint_for = lambda game: seen.append(game) or "draw"  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pyramide_cli.hint", module)
+    monkeypatch.setitem(sys.modules, "pyramide_cli.analysis.hint", module)
     game = Game(Deal.from_code(CODE))
     assert hint_text(game) == "draw" and seen == [game]
 

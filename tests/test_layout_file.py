@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pyramide_cli.cards import CARDS, parse_card
-from pyramide_cli.game import Game
-from pyramide_cli.layout_file import LayoutFileError, parse_layout, read_layout
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.cards import CARDS, parse_card
+from pyramide_cli.engine.game import Game
+from pyramide_cli.storage.layout_file import LayoutFileError, parse_layout, read_layout
+from pyramide_cli.engine.rules import Rules
 
 from cli_support import EXAMPLES
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pyramide_cli.cards import parse_card
-from pyramide_cli.errors import MoveSyntaxError
-from pyramide_cli.moves import DRAW, RECYCLE, UNDO, Move, MoveKind, Refusal
+from pyramide_cli.engine.cards import parse_card
+from pyramide_cli.engine.errors import MoveSyntaxError
+from pyramide_cli.engine.moves import DRAW, RECYCLE, UNDO, Move, MoveKind, Refusal
 
 
 @pytest.mark.parametrize(

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyramide_cli.deal import Deal
-from pyramide_cli.layout import PYRAMID_SIZE
-from pyramide_cli.moves import DRAW, RECYCLE, Move
-from pyramide_cli.playout import DRAW_ACTION, RECYCLE_ACTION, PlayoutTables, random_game, win_rate
-from pyramide_cli.position import Position
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.layout import PYRAMID_SIZE
+from pyramide_cli.engine.moves import DRAW, RECYCLE, Move
+from pyramide_cli.engine.playout import DRAW_ACTION, RECYCLE_ACTION, PlayoutTables, random_game, win_rate
+from pyramide_cli.engine.position import Position
+from pyramide_cli.engine.rules import Rules
 
 RULE_SETS = ["N", "T", "E", "O", "N+strict", "T+waste-pair", "E+cover-pair", "T+stock-top", "N+draw-3",
              "O+stock-top+waste-pair+cover-pair", "N+recycles=1+draw-3"]

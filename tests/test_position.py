@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from builders import build_deal, r24_deal
 
-from pyramide_cli.cards import parse_card
-from pyramide_cli.deal import Deal
-from pyramide_cli.errors import IllegalMoveError
-from pyramide_cli.layout import (
+from pyramide_cli.engine.cards import parse_card
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.errors import IllegalMoveError
+from pyramide_cli.engine.layout import (
     BASE_MASK,
     CONE_MASK,
     COVERERS,
@@ -18,9 +18,9 @@ from pyramide_cli.layout import (
     is_valid_shape,
     slot_index,
 )
-from pyramide_cli.moves import DRAW, RECYCLE, Move, Refusal
-from pyramide_cli.position import Outcome, Place, Position
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.moves import DRAW, RECYCLE, Move, Refusal
+from pyramide_cli.engine.position import Outcome, Place, Position
+from pyramide_cli.engine.rules import Rules
 
 R24_NAMES = "JD 6C 7H AS 4D QS 5H 3D 6H 8S KH KC AD KS 9C QC 2C 8D 10D 10S JS 7C 10C 3H 4H 3S KD 7S"
 

@@ -11,12 +11,12 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyramide_cli.cards import CARDS
-from pyramide_cli.deal import Deal
-from pyramide_cli.game import Game
-from pyramide_cli.moves import DRAW, RECYCLE, UNDO, Move
-from pyramide_cli.position import Outcome
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.cards import CARDS
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.game import Game
+from pyramide_cli.engine.moves import DRAW, RECYCLE, UNDO, Move
+from pyramide_cli.engine.position import Outcome
+from pyramide_cli.engine.rules import Rules
 
 VARIANTS = ["strict", "recycles=1", "recycles=0", "waste-pair", "cover-pair", "stock-top", "draw-3"]
 

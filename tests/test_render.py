@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from pyramide_cli.deal import Deal
-from pyramide_cli.game import Game
-from pyramide_cli.render import (
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.game import Game
+from pyramide_cli.cli.render import (
     CELL, Extras, Style, format_duration, game_state, pass_text, render_board, status_line, style_for,
 )
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.rules import Rules
 
 from builders import r24_deal
 from cli_support import game_of

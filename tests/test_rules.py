@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from pyramide_cli.errors import RulesError
-from pyramide_cli.rules import PRESETS, VARIANTS, Rules
+from pyramide_cli.engine.errors import RulesError
+from pyramide_cli.engine.rules import PRESETS, VARIANTS, Rules
 
 
 @pytest.mark.parametrize(

@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyramide_cli.cards import parse_card
-from pyramide_cli.deal import Deal
-from pyramide_cli.game import Game
-from pyramide_cli.moves import Move
-from pyramide_cli.rules import Rules
-from pyramide_cli import save
-from pyramide_cli.save import (
+from pyramide_cli.engine.cards import parse_card
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.game import Game
+from pyramide_cli.engine.moves import Move
+from pyramide_cli.engine.rules import Rules
+from pyramide_cli.storage import save
+from pyramide_cli.storage.save import (
     FORMAT_VERSION, SaveData, SaveFileError, game_from_save, load_game, parse_save, replay, write_save,
 )
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pyramide_cli.errors import MoveSyntaxError
-from pyramide_cli.files import LockTimeoutError, SaveLock
-from pyramide_cli.save import load_game
-from pyramide_cli.session import MAX_PAUSE, Stopwatch, check_word, describe, play_words, refusal_line
+from pyramide_cli.engine.errors import MoveSyntaxError
+from pyramide_cli.storage.files import LockTimeoutError, SaveLock
+from pyramide_cli.storage.save import load_game
+from pyramide_cli.storage.session import MAX_PAUSE, Stopwatch, check_word, describe, play_words, refusal_line
 
 from cli_support import make_save
 

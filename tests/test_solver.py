@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyramide_cli.deal import Deal
-from pyramide_cli.game import Game
-from pyramide_cli.moves import Move
-from pyramide_cli.position import Position
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.game import Game
+from pyramide_cli.engine.moves import Move
+from pyramide_cli.engine.position import Position
+from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import SolveLimits, SolveResult, Verdict, solve, uses_multiset_search
 from reference_search import reference_search, small_position
 

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyramide_cli.cards import CARDS
-from pyramide_cli.deal import Deal
-from pyramide_cli.layout import BASE_MASK, PYRAMID_SIZE
-from pyramide_cli.moves import MoveKind
-from pyramide_cli.position import Position
-from pyramide_cli.rules import Rules
+from pyramide_cli.engine.cards import CARDS
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.layout import BASE_MASK, PYRAMID_SIZE
+from pyramide_cli.engine.moves import MoveKind
+from pyramide_cli.engine.position import Position
+from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import SolveLimits, solve
 from pyramide_cli.solver.budget import Budget
 from pyramide_cli.solver import optimal

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from pyramide_cli.deal import Deal
-from pyramide_cli.position import Position
-from pyramide_cli.rules import Rules
-from pyramide_cli.survey import parse_deal_range, percentile, survey, wilson_interval
+from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.position import Position
+from pyramide_cli.engine.rules import Rules
+from pyramide_cli.analysis.survey import parse_deal_range, percentile, survey, wilson_interval
 from reference_search import reference_search
 
 

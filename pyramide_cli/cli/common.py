@@ -1,6 +1,6 @@
 """What every command shares: options, turning the project's errors into exit statuses, output.
 
-A command body runs inside :func:`reporting`: a :class:`~pyramide_cli.errors.PyramideError`
+A command body runs inside :func:`reporting`: a :class:`~pyramide_cli.engine.errors.PyramideError`
 becomes one line on stderr (or, with ``--json``, one JSON document on stdout) and the exit status
 of its family (:mod:`.exit_codes`).  ``PYRAMIDE_DEBUG=1`` lets the exception through with its
 traceback instead.
@@ -16,10 +16,10 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError
-from ..files import FileAccessError
-from ..render import Extras, Style, style_for
-from ..save import SaveFileError
+from ..engine.errors import CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError
+from ..storage.files import FileAccessError
+from .render import Extras, Style, style_for
+from ..storage.save import SaveFileError
 from .exit_codes import ExitStatus
 
 # -- options shared by the commands ------------------------------------------------------------
@@ -114,7 +114,7 @@ def board_style(ascii: bool, french: bool) -> Style:
 
 
 def extras_of(data: Any) -> Extras:
-    """The :class:`Extras` (time, level, daily) of a :class:`~pyramide_cli.save.SaveData`, or none."""
+    """The :class:`Extras` (time, level, daily) of a :class:`~pyramide_cli.storage.save.SaveData`, or none."""
     if data is None:
         return Extras()
     return Extras(time_played=data.time_played, level=data.level, daily=data.daily)

@@ -8,12 +8,12 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..deal import Deal, looks_like_code
-from ..files import FileAccessError, SaveLock, read_text
-from ..game import Game
-from ..render import Extras, game_state, render_board
-from ..rules import Rules
-from ..save import LAYOUT_KEY, SaveData, game_from_save, parse_save, write_save
+from ..engine.deal import Deal, looks_like_code
+from ..storage.files import FileAccessError, SaveLock, read_text
+from ..engine.game import Game
+from .render import Extras, game_state, render_board
+from ..engine.rules import Rules
+from ..storage.save import LAYOUT_KEY, SaveData, game_from_save, parse_save, write_save
 from .app import app
 from .common import (
     AsciiOption, FrenchOption, JsonOption, RevealOption, board_style, echo, emit_json, extras_of, reporting,
@@ -133,7 +133,7 @@ def _refuse_existing(path: Path, force: bool) -> None:
 
 def _make_deal(code: str | None, rules: Rules | None, layout: str | None) -> Deal:
     if layout is not None:
-        from ..layout_file import read_layout
+        from ..storage.layout_file import read_layout
 
         return read_layout(layout, rules)
     if code is not None:
@@ -141,7 +141,7 @@ def _make_deal(code: str | None, rules: Rules | None, layout: str | None) -> Dea
         return dealt.with_rules(rules) if rules is not None else dealt
     import secrets
 
-    from ..deal import MAX_DEAL_NUMBER
+    from ..engine.deal import MAX_DEAL_NUMBER
 
     return Deal.from_number(secrets.randbelow(MAX_DEAL_NUMBER + 1), rules or Rules())
 
@@ -152,7 +152,7 @@ def load_target(target: str) -> tuple[Game, Any, str | None]:
     if path.exists():
         text = read_text(path)
         if _LAYOUT_LINE.search(text):
-            from ..layout_file import parse_layout
+            from ..storage.layout_file import parse_layout
 
             return Game(parse_layout(text, f"bad layout file {target!r}")), None, str(path)
         source = f"bad save file {target!r}"

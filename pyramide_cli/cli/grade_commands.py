@@ -1,6 +1,6 @@
 """``pyramide grade`` and the deals ``pyramide deal --level`` / ``--daily`` pick (R25–R26).
 
-The engine side is :mod:`pyramide_cli.grade`; it is imported inside the functions (with the
+The engine side is :mod:`pyramide_cli.analysis.grade`; it is imported inside the functions (with the
 solver) so that the other commands never pay for it.
 """
 
@@ -15,9 +15,9 @@ from .common import CommandError, JsonOption, echo, emit_json, reporting, usage_
 from .exit_codes import ExitStatus
 
 if TYPE_CHECKING:
-    from ..deal import Deal
-    from ..grade import Grade, LevelDeal, LevelThresholds
-    from ..rules import Rules
+    from ..engine.deal import Deal
+    from ..analysis.grade import Grade, LevelDeal, LevelThresholds
+    from ..engine.rules import Rules
 
 GRADE_HELP = """Grade a deal: can it be won, how often does a player without a plan win it, and its level.
 
@@ -47,8 +47,8 @@ def grade(
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
-        from ..grade import grade_deal
-        from ..rules import Rules
+        from ..analysis.grade import grade_deal
+        from ..engine.rules import Rules
         from .deal_commands import load_target
 
         chosen_rules = Rules.parse(rules) if rules is not None else None
@@ -67,7 +67,7 @@ def grade(
 
 def grade_document(graded: Grade) -> dict[str, Any]:
     """The ``grade --json`` document (without ``ok``)."""
-    from ..grade import GRADING_SEED
+    from ..analysis.grade import GRADING_SEED
 
     limits = graded.thresholds
     return {
@@ -86,7 +86,7 @@ def grade_document(graded: Grade) -> dict[str, Any]:
 
 
 def thresholds_text(limits: LevelThresholds) -> str:
-    from ..grade import Level
+    from ..analysis.grade import Level
 
     lows = {level: limits.rate_band(level)[0] for level in (Level.EASY, Level.MEDIUM, Level.HARD)}
     return (f"under {limits.preset}: Easy >= {lows[Level.EASY]:.2%}, Medium >= {lows[Level.MEDIUM]:.2%}, "
@@ -107,7 +107,7 @@ def grade_text(graded: Grade) -> str:
 
 def no_level_message(graded: Grade) -> str:
     """The one line for a deal without a level: unwinnable, or undecided within the solver's budget."""
-    from ..grade import SOLVER_STATES
+    from ..analysis.grade import SOLVER_STATES
 
     if graded.winnable is False:
         return f"{graded.deal.code} is unwinnable (proven by the solver): it has no level and is never dealt for one"
@@ -119,9 +119,9 @@ def no_level_message(graded: Grade) -> str:
 def pick_deal(level: str | None, seed: int | None, daily: bool, date: str | None, rules: Rules | None,
               code_given: bool) -> tuple[Deal, str | None, str | None]:
     """``(deal, level, daily date)`` for ``deal --level L [--seed S]`` or ``deal --daily [--date D]``."""
-    from ..grade import DAILY_LEVEL, GradeError, LevelSearchError, daily_deal, find_level_deal, parse_date, parse_level
-    from ..grade import random_start, seed_start
-    from ..rules import Rules as RulesType
+    from ..analysis.grade import DAILY_LEVEL, GradeError, LevelSearchError, daily_deal, find_level_deal, parse_date, parse_level
+    from ..analysis.grade import random_start, seed_start
+    from ..engine.rules import Rules as RulesType
 
     if code_given and (level is not None or daily):
         raise usage_error("give a deal code, --level or --daily, not two of them")

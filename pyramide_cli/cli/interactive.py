@@ -1,6 +1,6 @@
 """A play session: taps and moves one per line, from a person at a prompt or from a pipe.
 
-Each line is its own batch (:func:`~pyramide_cli.session.play_words`): locked, applied and saved
+Each line is its own batch (:func:`~pyramide_cli.storage.session.play_words`): locked, applied and saved
 at once, so nothing is lost if the session dies, and another process may play the same file in
 between (its moves show up at the next line).  Besides taps and moves a line may say ``hint``,
 ``help`` (``?``), ``show`` or ``quit`` (``q``); ``s``, ``w`` and ``u`` stand for stock, waste and
@@ -20,11 +20,11 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from ..files import LockTimeoutError
-from ..game import Game
-from ..errors import MoveSyntaxError
-from ..render import Style, card_name, render_board
-from ..session import PlayResult, Stopwatch, describe, play_words, refusal_line
+from ..storage.files import LockTimeoutError
+from ..engine.game import Game
+from ..engine.errors import MoveSyntaxError
+from .render import Style, card_name, render_board
+from ..storage.session import PlayResult, Stopwatch, describe, play_words, refusal_line
 from .common import echo, extras_of, say_error
 
 QUIT_WORDS = ("quit", "q", "exit")
@@ -47,11 +47,11 @@ Every action is saved at once: quit any time and `pyramide play FILE` to go on."
 
 
 def hint_text(game: Game) -> str:
-    """The hint for the game, from ``pyramide_cli.hint.hint_for(game)`` once the solver provides it."""
+    """The hint for the game, from ``pyramide_cli.analysis.hint.hint_for(game)`` once the solver provides it."""
     try:
-        module = importlib.import_module("pyramide_cli.hint")
+        module = importlib.import_module("pyramide_cli.analysis.hint")
     except ModuleNotFoundError as error:
-        if error.name != "pyramide_cli.hint":
+        if error.name != "pyramide_cli.analysis.hint":
             raise
         return "hint not available yet: this version of pyramide has no solver"
     return str(module.hint_for(game))

@@ -8,8 +8,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..render import Style, card_name, game_state, render_board
-from ..session import PlayResult, Step, describe, play_words, refusal_line
+from .render import Style, card_name, game_state, render_board
+from ..storage.session import PlayResult, Step, describe, play_words, refusal_line
 from .app import app
 from .common import (
     AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of,

@@ -7,9 +7,9 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..game import Game
-from ..render import Style, game_state, render_board
-from ..save import STATUSES, Replay, SaveData, read_save, replay as replay_save
+from ..engine.game import Game
+from .render import Style, game_state, render_board
+from ..storage.save import STATUSES, Replay, SaveData, read_save, replay as replay_save
 from .app import app
 from .common import (
     AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, reporting, say_error,

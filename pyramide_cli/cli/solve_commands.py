@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..files import FileAccessError, SaveLock
+from ..storage.files import FileAccessError, SaveLock
 from .app import app
 from .common import CommandError, JsonOption, echo, emit_json, reporting, usage_error
 from .exit_codes import ExitStatus
@@ -132,7 +132,7 @@ def _verdict_message(result) -> str:
 
 
 def _write_solution(path: Path, game, data, solution, force: bool) -> str:
-    from ..save import SaveData, write_save
+    from ..storage.save import SaveData, write_save
 
     for move in solution:
         game.apply(move)
@@ -151,7 +151,7 @@ def hint(
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
-        from ..hint import HINT_LIMITS, hint_for
+        from ..analysis.hint import HINT_LIMITS, hint_for
         from ..solver import SolveLimits
         from .deal_commands import load_target
 
@@ -178,8 +178,8 @@ def survey(
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
-        from ..rules import Rules
-        from ..survey import parse_deal_range, survey as run_survey
+        from ..engine.rules import Rules
+        from ..analysis.survey import parse_deal_range, survey as run_survey
 
         chosen = Rules.parse(rules)
         try:
@@ -227,7 +227,7 @@ def _write_csv(path: Path, report) -> str:
     import csv
     import io
 
-    from ..files import atomic_write
+    from ..storage.files import atomic_write
 
     buffer = io.StringIO()
     rows = list(report.csv_rows())

@@ -3,7 +3,7 @@
 Pure: no files, no terminal.  Entry point :func:`solve`; the design and every pruning rule are in
 ``docs/solver.md``.
 
->>> from pyramide_cli.deal import Deal
+>>> from pyramide_cli.engine.deal import Deal
 >>> result = solve(Deal.from_code("PY1-N-AAAAAAB"))
 >>> result.verdict.value in ("winnable", "unwinnable")
 True
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from ..deal import Deal
-from ..game import Game
-from ..moves import Move
-from ..position import Position
+from ..engine.deal import Deal
+from ..engine.game import Game
+from ..engine.moves import Move
+from ..engine.position import Position
 from .budget import DEFAULT_LIMITS, Budget, LimitReached, SolveLimits
 from .lines import LineBuilder, multiset_line, replay_steps, step_move
 from .relaxation import Relaxation

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..cards import Card
-from ..layout import PYRAMID_SIZE
-from ..moves import DRAW, RECYCLE, Move
-from ..position import Position
+from ..engine.cards import Card
+from ..engine.layout import PYRAMID_SIZE
+from ..engine.moves import DRAW, RECYCLE, Move
+from ..engine.position import Position
 
 
 class LineError(RuntimeError):

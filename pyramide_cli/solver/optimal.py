@@ -25,8 +25,8 @@ import heapq
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..moves import Move
-from ..position import Position
+from ..engine.moves import Move
+from ..engine.position import Position
 from .budget import Budget
 from .lines import LineBuilder, step_move
 from .relaxation import Relaxation

@@ -15,7 +15,7 @@ any two talon cards making 13 pair, to stay a relaxation.  See docs/solver.md.
 from __future__ import annotations
 
 from .budget import Budget
-from ..layout import PYRAMID_SIZE
+from ..engine.layout import PYRAMID_SIZE
 from .tables import FIELD_BITS, UNITS, DealTables, total_count, unit
 
 KEY_SHIFT = 28

@@ -1,15 +1,15 @@
 """Per-deal tables for the solver: card values, pyramid shapes and talon count vectors.
 
 Everything the searches touch is a plain ``int``: the pyramid mask and talon mask of
-:class:`~pyramide_cli.position.Position`, and a *count vector* ``C`` that holds, for each value
+:class:`~pyramide_cli.engine.position.Position`, and a *count vector* ``C`` that holds, for each value
 1–12, how many talon cards of that value are still there (3 bits per value, value ``v`` at bit
 ``3 * (v - 1)``).  Kings are left out of count vectors: nothing pairs with them.
 """
 
 from __future__ import annotations
 
-from ..deal import Deal
-from ..layout import BASE_MASK, CONE_MASK, COVER_MASK, COVERERS, PYRAMID_SIZE, free_slots
+from ..engine.deal import Deal
+from ..engine.layout import BASE_MASK, CONE_MASK, COVER_MASK, COVERERS, PYRAMID_SIZE, free_slots
 
 KING = 13
 TALON_SIZE = 24

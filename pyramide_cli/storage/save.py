@@ -35,13 +35,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .cards import Card, parse_card
-from .deal import Deal
-from .errors import CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError
+from ..engine.cards import Card, parse_card
+from ..engine.deal import Deal
+from ..engine.errors import CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError
 from .files import atomic_write, read_text
-from .game import Game
-from .moves import Move
-from .rules import Rules
+from ..engine.game import Game
+from ..engine.moves import Move
+from ..engine.rules import Rules
 
 FORMAT_KEY = "pyramide-save"
 FORMAT_VERSION = 1
@@ -442,7 +442,7 @@ def load_game(path: Path | str) -> SavedGame:
 
 
 def write_save(path: Path | str, data: SaveData) -> str:
-    """Write ``data`` atomically (caller holds the :class:`~pyramide_cli.files.SaveLock`); returns the text."""
+    """Write ``data`` atomically (caller holds the :class:`~pyramide_cli.storage.files.SaveLock`); returns the text."""
     text = data.to_text()
     atomic_write(path, text)
     return text

@@ -17,7 +17,7 @@ import os
 import time
 from pathlib import Path
 
-from .errors import PyramideError
+from ..engine.errors import PyramideError
 
 DEFAULT_LOCK_TIMEOUT = 10.0
 """Seconds to wait for another process to finish with a save (``PYRAMIDE_LOCK_TIMEOUT`` overrides)."""

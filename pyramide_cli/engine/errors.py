@@ -31,7 +31,7 @@ class MoveSyntaxError(PyramideError, ValueError):
 class IllegalMoveError(PyramideError, ValueError):
     """A well-formed move or tap that the position refuses.
 
-    ``refusal`` is the machine-readable reason (a :class:`pyramide_cli.game.Refusal`).
+    ``refusal`` is the machine-readable reason (a :class:`pyramide_cli.engine.game.Refusal`).
     """
 
     def __init__(self, message: str, refusal: object) -> None:

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from .game import Game
-from .layout import free_slots
-from .moves import Move, MoveKind
-from .position import Position
-from .solver import SolveLimits, Verdict, solve
+from ..engine.game import Game
+from ..engine.layout import free_slots
+from ..engine.moves import Move, MoveKind
+from ..engine.position import Position
+from ..solver import SolveLimits, Verdict, solve
 
 HINT_LIMITS = SolveLimits(max_states=300_000, timeout=3.0)
 """A hint answers within a few seconds; past that it gives a rule-of-thumb move."""

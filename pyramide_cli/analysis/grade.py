@@ -1,7 +1,7 @@
 """Difficulty levels and the daily deal (R25–R26).  Pure: no files, no terminal.
 
 **Grading.**  A deal's level comes from R25's player without a plan,
-:func:`pyramide_cli.playout.random_game`, playing a fixed number of games per rules preset
+:func:`pyramide_cli.engine.playout.random_game`, playing a fixed number of games per rules preset
 (:attr:`LevelThresholds.games`).  The games are seeded, so a deal grades the same everywhere:
 
 * game 1, 2, … of *every* deal draw from one stream, ``random.Random(GRADING_SEED).random``
@@ -13,7 +13,7 @@
   :meth:`PlayoutTables.actions` in their documented order.
 
 The number of games won gives the level through the thresholds of the preset, which live in
-one place, :mod:`pyramide_cli.level_table` (written by ``python -m pyramide_cli.calibrate``):
+one place, :mod:`pyramide_cli.analysis.level_table` (written by ``python -m pyramide_cli.analysis.calibrate``):
 at least ``easy`` wins is Easy, at least ``medium`` Medium, at least ``hard`` Hard, fewer is
 Expert.  Rules with variants (``T+strict`` …) use their preset's table.
 
@@ -41,11 +41,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from .deal import MAX_DEAL_NUMBER, Deal, splitmix64
-from .errors import PyramideError
+from ..engine.deal import MAX_DEAL_NUMBER, Deal, splitmix64
+from ..engine.errors import PyramideError
 from .level_table import LEVEL_TABLE
-from .playout import PlayoutTables, random_game
-from .rules import Rules
+from ..engine.playout import PlayoutTables, random_game
+from ..engine.rules import Rules
 
 GRADING_SEED = 25
 """The seed of the random player's games (R25), the same for every deal."""
@@ -335,7 +335,7 @@ def daily_deal(date: datetime.date, rules: Rules | None = None, prover: Prover |
 
 def solver_verdict(deal: Deal, max_states: int = SOLVER_STATES) -> Winnability:
     """The solver's verdict on ``deal`` from its start, within ``max_states`` (no clock: the same everywhere)."""
-    from .solver import SolveLimits, solve
+    from ..solver import SolveLimits, solve
 
     result = solve(deal, limits=SolveLimits(max_states=max_states, timeout=None))
     return Winnability(result.verdict.value)

@@ -20,10 +20,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .deal import Deal
-from .errors import DealCodeError, RulesError
+from ..engine.deal import Deal
+from ..engine.errors import DealCodeError, RulesError
 from .files import read_text
-from .rules import Rules
+from ..engine.rules import Rules
 from .save import LAYOUT_KEY, SaveFileError, load_yaml
 
 LAYOUT_VERSION = 1

@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cards import Card
+from ..engine.cards import Card
 from .files import SaveLock
-from .game import Game, TapAction, TapResult, parse_input
-from .moves import Refusal
+from ..engine.game import Game, TapAction, TapResult, parse_input
+from ..engine.moves import Refusal
 from .save import SaveData, load_game, write_save
 
 MAX_PAUSE = 600.0

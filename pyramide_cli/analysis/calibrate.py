@@ -1,4 +1,4 @@
-"""Calibrate the level thresholds (R25): ``python -m pyramide_cli.calibrate --write``.
+"""Calibrate the level thresholds (R25): ``python -m pyramide_cli.analysis.calibrate --write``.
 
 For each rules preset: solve every deal of the sample (deal numbers ``--deals A-B``), play the
 random player's games on each winnable one — all of them, seeded exactly as grading seeds them —
@@ -7,7 +7,7 @@ are each about a quarter of the winnable deals (when more than a quarter are nev
 random player, those are Expert and the other three levels share the rest equally).  Deals the solver cannot decide within its
 limits are left out (they are never dealt either).
 
-``--write`` rewrites :mod:`pyramide_cli.level_table` (the one place the thresholds live) and the
+``--write`` rewrites :mod:`pyramide_cli.analysis.level_table` (the one place the thresholds live) and the
 calibration section of ``docs/levels.md``; without it the results are only printed.  Results do
 not depend on ``--jobs``.
 """
@@ -24,15 +24,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from .deal import Deal
+from ..engine.deal import Deal
 from .grade import LEVELS, GradingRun, Level, LevelThresholds, Prover, Winnability, default_prover
 from .level_table import CALIBRATION, LEVEL_TABLE
-from .rules import PRESETS, Rules
+from ..engine.rules import PRESETS, Rules
 
 PACKAGE = Path(__file__).resolve().parent
 TABLE_FILE = PACKAGE / "level_table.py"
-DOCS_FILE = PACKAGE.parent / "docs" / "levels.md"
-BEGIN_MARK = "<!-- calibration:begin (written by python -m pyramide_cli.calibrate --write) -->"
+DOCS_FILE = PACKAGE.parent.parent / "docs" / "levels.md"
+BEGIN_MARK = "<!-- calibration:begin (written by python -m pyramide_cli.analysis.calibrate --write) -->"
 END_MARK = "<!-- calibration:end -->"
 
 
@@ -144,11 +144,11 @@ def summary(result: Calibration, command: str) -> dict[str, object]:
 
 
 def table_module(table: dict[str, dict[str, int]], calibration: dict[str, dict[str, object]]) -> str:
-    """The source of :mod:`pyramide_cli.level_table`."""
+    """The source of :mod:`pyramide_cli.analysis.level_table`."""
     lines = [
-        '"""Level thresholds per rules preset: the one place they live (see :mod:`pyramide_cli.grade`).',
+        '"""Level thresholds per rules preset: the one place they live (see :mod:`pyramide_cli.analysis.grade`).',
         "",
-        "Written by ``python -m pyramide_cli.calibrate --write`` (``docs/levels.md`` shows it).  A deal",
+        "Written by ``python -m pyramide_cli.analysis.calibrate --write`` (``docs/levels.md`` shows it).  A deal",
         "winning at least ``easy`` of ``games`` random games is Easy, at least ``medium`` Medium, at least",
         "``hard`` Hard, fewer Expert.  Changing a number changes levels and daily deals: recalibrate",
         "rather than edit.  ``CALIBRATION`` records the sample each row came from.",
@@ -250,7 +250,7 @@ def parse_games(text: str) -> dict[str, int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pyramide_cli.calibrate", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m pyramide_cli.analysis.calibrate", description=__doc__.split("\n\n")[1])
     parser.add_argument("--presets", default="N,T,E,O", help="comma-separated presets (default N,T,E,O)")
     parser.add_argument("--deals", type=parse_range, default=(0, 1999), help="deal numbers A-B (default 0-1999)")
     parser.add_argument("--games", type=parse_games, default={},
@@ -269,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     calibration = {preset: dict(entry) for preset, entry in CALIBRATION.items()}
     for preset in presets:
         games = options.games.get(preset, LEVEL_TABLE[preset]["games"])
-        command = (f"python -m pyramide_cli.calibrate --presets {preset} --deals {first}-{last} "
+        command = (f"python -m pyramide_cli.analysis.calibrate --presets {preset} --deals {first}-{last} "
                    f"--games {preset}={games} --write")
         result = calibrate(preset, first, last, games, options.jobs)
         limits = result.thresholds

@@ -23,9 +23,9 @@ import os
 from dataclasses import dataclass
 from typing import IO, Any
 
-from .cards import Card
-from .game import Game
-from .position import Outcome, Position
+from ..engine.cards import Card
+from ..engine.game import Game
+from ..engine.position import Outcome, Position
 
 CELL = 6
 """Width of one card in the pyramid; rows are indented by half of it."""

@@ -6,7 +6,7 @@ position and score; the move counter is kept apart and never goes down.
 
 Taps are how a person plays (R11–R14): tap a card to select it, tap a second one to pair them,
 tap a free king to remove it, tap the stock to draw or recycle.  A tap never raises for a refusal:
-it returns a :class:`TapResult` with a machine-readable :class:`~pyramide_cli.moves.Refusal` and,
+it returns a :class:`TapResult` with a machine-readable :class:`~pyramide_cli.engine.moves.Refusal` and,
 with error help on (R15), the message a player sees.
 
 The selection survives an action only while the selected card stays playable (a selected pyramid

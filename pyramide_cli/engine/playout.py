@@ -5,7 +5,7 @@ and the draw or recycle when allowed) until the game is won, no action is possib
 pass through the stock brings no removal (the recycle that would start the next identical
 pass ends the game instead).
 
-This module plays on bare integers (the masks of :class:`~pyramide_cli.position.Position`)
+This module plays on bare integers (the masks of :class:`~pyramide_cli.engine.position.Position`)
 and per-deal tables, about ten times faster than going through :class:`Position`; a test
 replays its games move by move with the engine to show both apply the same rules.
 """

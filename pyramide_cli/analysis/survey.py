@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .deal import Deal
-from .rules import Rules
-from .solver import DEFAULT_LIMITS, SolveLimits, Verdict, solve
+from ..engine.deal import Deal
+from ..engine.rules import Rules
+from ..solver import DEFAULT_LIMITS, SolveLimits, Verdict, solve
 
 Z_95 = 1.959963984540054
 
@@ -133,7 +133,7 @@ def survey(rules: Rules, numbers: Sequence[int], jobs: int = 1, limits: SolveLim
 
 def parse_deal_range(text: str) -> range:
     """``A-B`` (both included) or a single number ``A``; raises ``ValueError`` saying what is wrong."""
-    from .deal import MAX_DEAL_NUMBER
+    from ..engine.deal import MAX_DEAL_NUMBER
 
     parts = text.strip().split("-")
     try:
