@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench replay-examples install clean
+.PHONY: play test bench replay-examples install clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ bench: $(STAMP)
 		echo "== $$f"; \
 		$(BIN)/python "$$f" || exit 1; \
 	done
+
+# Adds new messages to the translations (po/*.po) and compiles them (locale/*/LC_MESSAGES/*.mo).
+catalogs: $(STAMP)
+	$(BIN)/python -m pyramide_cli.i18n.extract
 
 clean:
 	rm -rf $(VENV) .coverage htmlcov .pytest_cache .hypothesis

@@ -21,6 +21,7 @@ from enum import Enum
 
 from .cards import Card, parse_card, pairs_to_thirteen
 from .errors import CardError, MoveSyntaxError
+from .text import text
 
 
 class MoveKind(Enum):
@@ -130,17 +131,17 @@ class Refusal(Enum):
 
 
 _MESSAGES = {
-    Refusal.BLOCKED: "This card is blocked by another card",
-    Refusal.SUM_NOT_13: "The sum must equal 13",
-    Refusal.NOT_A_KING: "Only a king is removed alone",
-    Refusal.NOT_IN_PLAY: "This card is not in play",
-    Refusal.ALREADY_REMOVED: "This card has already been removed",
-    Refusal.STOCK_EMPTY: "The stock is empty: recycle the waste",
-    Refusal.NOTHING_TO_DRAW: "Nothing left to draw",
-    Refusal.STOCK_NOT_EMPTY: "The stock is not empty yet",
-    Refusal.NOTHING_TO_RECYCLE: "The waste is empty: nothing to recycle",
-    Refusal.RECYCLE_LIMIT: "No recycles left",
-    Refusal.NOTHING_TO_UNDO: "Nothing to undo",
-    Refusal.GAME_OVER: "The game is over",
+    Refusal.BLOCKED: text("This card is blocked by another card"),
+    Refusal.SUM_NOT_13: text("The sum must equal 13"),
+    Refusal.NOT_A_KING: text("Only a king is removed alone"),
+    Refusal.NOT_IN_PLAY: text("This card is not in play"),
+    Refusal.ALREADY_REMOVED: text("This card has already been removed"),
+    Refusal.STOCK_EMPTY: text("The stock is empty: recycle the waste"),
+    Refusal.NOTHING_TO_DRAW: text("Nothing left to draw"),
+    Refusal.STOCK_NOT_EMPTY: text("The stock is not empty yet"),
+    Refusal.NOTHING_TO_RECYCLE: text("The waste is empty: nothing to recycle"),
+    Refusal.RECYCLE_LIMIT: text("No recycles left"),
+    Refusal.NOTHING_TO_UNDO: text("Nothing to undo"),
+    Refusal.GAME_OVER: text("The game is over"),
 }
-NO_MORE_MOVES = "No more moves possible"
+NO_MORE_MOVES = text("No more moves possible")

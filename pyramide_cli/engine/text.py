@@ -1,0 +1,49 @@
+"""Human text that can be translated later: English now, its template and values kept for the CLI.
+
+The engine is pure and speaks English: every message a person may read is built with :func:`text`
+(or :func:`plural`), which returns a :class:`Text` — a ``str`` holding the English sentence, that
+also remembers the template it came from and the values put into it.  Code that only needs the
+English (tests, ``str(error)``, Python callers) uses it as the plain string it is; the command
+line hands it to :mod:`pyramide_cli.i18n`, which looks the template up in the catalog of the
+chosen language and fills in the same values (translating values that are themselves ``Text``).
+
+Templates use ``str.format`` fields with names (``{card}``, ``{text!r}``), never positions, so a
+translation may reorder them.  The template must be a literal string at the call (the catalogs
+are extracted from the source).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Text(str):
+    """English text with the template (``msgid``) and the values it was made from."""
+
+    template: str
+    params: dict[str, Any]
+    plural: str | None
+    count: int | None
+
+    def __new__(cls, template: str, params: dict[str, Any], plural: str | None = None,
+                count: int | None = None) -> Text:
+        chosen = plural if plural is not None and count != 1 else template
+        value = super().__new__(cls, chosen.format(**params) if params else chosen)
+        value.template = template
+        value.params = params
+        value.plural = plural
+        value.count = count
+        return value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Text, (self.template, self.params, self.plural, self.count))
+
+
+def text(template: str, **params: Any) -> Text:
+    """A translatable sentence: ``text("unknown card {name!r}", name=word)``."""
+    return Text(template, params)
+
+
+def plural(singular: str, many: str, count: int, **params: Any) -> Text:
+    """A sentence with a singular and a plural form chosen by ``count`` (also passed as ``{count}``)."""
+    return Text(singular, {"count": count, **params}, many, count)
