@@ -9,13 +9,17 @@ import pytest
 
 from pyramide_cli.analysis import calibrate
 from pyramide_cli.analysis.calibrate import (
-    BEGIN_MARK, END_MARK, band_text, measure_deal, parse_games, parse_range, replace_section, split_thresholds,
+    BEGIN_MARK, END_MARK, band_text, measure_deal, parse_games, parse_presets, parse_range, replace_section,
+    split_thresholds,
 )
 from pyramide_cli.engine.deal import Deal
-from pyramide_cli.analysis.grade import GRADING_SEED, LEVELS, Level, LevelThresholds, Winnability
+from pyramide_cli.solver import Verdict
+from pyramide_cli.analysis.grade import GRADING_SEED, LEVELS, Level, LevelThresholds
 from pyramide_cli.analysis.level_table import CALIBRATION, LEVEL_TABLE
 from pyramide_cli.engine.playout import win_rate
 from pyramide_cli.engine.rules import Rules
+
+from cli_support import invoke
 
 
 def test_evenly_spread_counts_split_at_their_quartiles():
@@ -55,9 +59,9 @@ def test_the_table_is_calibrated_as_documented():
 
 def test_measure_deal_plays_every_game_on_winnable_deals_only():
     deal = Deal.from_number(2)
-    measured = measure_deal("N", 2, 30, prover=lambda _: Winnability.WINNABLE)
+    measured = measure_deal("N", 2, 30, prover=lambda _: Verdict.WINNABLE)
     assert measured.wins == round(win_rate(deal, 30, GRADING_SEED) * 30)
-    assert measure_deal("N", 2, 30, prover=lambda _: Winnability.UNKNOWN).wins == 0
+    assert measure_deal("N", 2, 30, prover=lambda _: Verdict.UNKNOWN).wins == 0
 
 
 def test_band_texts():
@@ -83,21 +87,24 @@ def test_replace_section_replaces_or_appends():
 def test_argument_parsers():
     assert parse_range("10-19") == (10, 19)
     assert parse_games("N=500,t=1000") == {"N": 500, "T": 1000}
+    assert parse_presets(" n, T ") == ["N", "T"]
     for bad in ("19-10", "x", "5"):
-        with pytest.raises(Exception, match="bad deal range"):
+        with pytest.raises(ValueError, match="bad deal range"):
             parse_range(bad)
     for bad in ("N=2", "Q=100", "N500"):
-        with pytest.raises(Exception, match="bad games"):
+        with pytest.raises(ValueError, match="bad games"):
             parse_games(bad)
+    with pytest.raises(ValueError, match=r"unknown presets \['Q'\]"):
+        parse_presets("N,Q")
 
 
-def test_main_writes_a_table_module_and_the_docs(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_the_command_writes_a_table_module_and_the_docs(tmp_path: Path):
     """A tiny run with the real solver; one worker and two give the same table; --write round-trips."""
     table, docs = tmp_path / "level_table.py", tmp_path / "levels.md"
     docs.write_text(f"# Levels\n\nintro\n\n{BEGIN_MARK}\nOLD-SECTION\n{END_MARK}\n\nafter\n", encoding="utf-8")
-    arguments = ["--presets", "N", "--deals", "0-11", "--games", "N=40", "--table-file", str(table),
+    arguments = ["calibrate", "--presets", "N", "--deals", "0-11", "--games", "N=40", "--table-file", str(table),
                  "--docs-file", str(docs)]
-    assert calibrate.main([*arguments, "--write"]) == 0
+    assert invoke(*arguments, "--write").status == 0
     spec = importlib.util.spec_from_file_location("written_table", table)
     written = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(written)  # type: ignore[union-attr]
@@ -105,19 +112,22 @@ def test_main_writes_a_table_module_and_the_docs(tmp_path: Path, capsys: pytest.
     assert row["games"] == 40 and written.LEVEL_TABLE["T"] == LEVEL_TABLE["T"]
     info = written.CALIBRATION["N"]
     assert info["sample"] == 12 and info["deals"] == "0-11"
-    assert info["winnable"] == sum(calibrate.default_prover()(Deal.from_number(n, Rules())) is Winnability.WINNABLE
+    assert info["winnable"] == sum(calibrate.default_prover()(Deal.from_number(n, Rules())) is Verdict.WINNABLE
                                    for n in range(12))
     text = docs.read_text(encoding="utf-8")
     assert text.startswith("# Levels\n\nintro\n\n") and text.endswith("\n\nafter\n") and "OLD-SECTION" not in text
-    assert "python -m pyramide_cli.analysis.calibrate --presets N --deals 0-11 --games N=40 --write" in text
-    capsys.readouterr()
-    calibrate.main([*arguments, "--jobs", "2"])
-    printed = capsys.readouterr().out
+    assert "pyramide calibrate --presets N --deals 0-11 --games N=40 --write" in text
+    printed = invoke(*arguments, "--jobs", "2").stdout
     assert f"N: games 40, easy >= {row['easy']}, medium >= {row['medium']}, hard >= {row['hard']}" in printed
     assert table.read_text(encoding="utf-8") == calibrate.table_module(written.LEVEL_TABLE, written.CALIBRATION)
 
 
-def test_main_rejects_unknown_presets(capsys: pytest.CaptureFixture[str]):
-    with pytest.raises(SystemExit) as stopped:
-        calibrate.main(["--presets", "N,Q"])
-    assert stopped.value.code == 2 and "unknown presets ['Q']" in capsys.readouterr().err
+def test_the_command_rejects_bad_options_with_a_usage_error():
+    for arguments in (["--presets", "N,Q"], ["--deals", "9-1"], ["--games", "N=2"], ["--jobs", "0"]):
+        outcome = invoke("calibrate", *arguments)
+        assert outcome.status == 2 and outcome.stderr.startswith("pyramide: "), arguments
+
+
+def test_the_command_is_hidden_from_the_command_list():
+    listing = invoke("--help").stdout
+    assert "calibrate" not in listing and "solve" in listing

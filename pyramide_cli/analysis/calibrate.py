@@ -1,4 +1,4 @@
-"""Calibrate the level thresholds (R25): ``python -m pyramide_cli.analysis.calibrate --write``.
+"""Calibrate the level thresholds (R25): ``pyramide calibrate --write`` (a maintenance command).
 
 For each rules preset: solve every deal of the sample (deal numbers ``--deals A-B``), play the
 random player's games on each winnable one — all of them, seeded exactly as grading seeds them —
@@ -8,38 +8,39 @@ random player, those are Expert and the other three levels share the rest equall
 limits are left out (they are never dealt either).
 
 ``--write`` rewrites :mod:`pyramide_cli.analysis.level_table` (the one place the thresholds live) and the
-calibration section of ``docs/levels.md``; without it the results are only printed.  Results do
-not depend on ``--jobs``.
+calibration section of ``docs/levels.md`` (each file replaced in one step); without it the results
+are only printed.  Results do not depend on ``--jobs`` (:func:`~pyramide_cli.analysis.pool.ordered_map`).
+The command line is ``cli/calibrate_commands.py``; this module holds the work.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import sys
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.deal import Deal
-from .grade import LEVELS, GradingRun, Level, LevelThresholds, Prover, Winnability, default_prover
-from .level_table import CALIBRATION, LEVEL_TABLE
 from ..engine.rules import PRESETS, Rules
+from ..solver import Verdict
+from ..storage.files import atomic_write
+from .grade import LEVELS, GradingRun, Level, LevelThresholds, Prover, default_prover
+from .level_table import CALIBRATION, LEVEL_TABLE
+from .pool import ordered_map
 
 PACKAGE = Path(__file__).resolve().parent
 TABLE_FILE = PACKAGE / "level_table.py"
 DOCS_FILE = PACKAGE.parent.parent / "docs" / "levels.md"
-BEGIN_MARK = "<!-- calibration:begin (written by python -m pyramide_cli.analysis.calibrate --write) -->"
+BEGIN_MARK = "<!-- calibration:begin (written by pyramide calibrate --write) -->"
 END_MARK = "<!-- calibration:end -->"
 
 
 @dataclass(frozen=True, slots=True)
 class Measured:
     number: int
-    winnability: Winnability
+    winnability: Verdict
     wins: int
 
 
@@ -54,12 +55,12 @@ class Calibration:
     thresholds: LevelThresholds
     seconds: float
 
-    def count(self, verdict: Winnability) -> int:
+    def count(self, verdict: Verdict) -> int:
         return sum(item.winnability is verdict for item in self.measured)
 
     @property
     def winnable_wins(self) -> list[int]:
-        return [item.wins for item in self.measured if item.winnability is Winnability.WINNABLE]
+        return [item.wins for item in self.measured if item.winnability is Verdict.WINNABLE]
 
     def shares(self) -> dict[Level, int]:
         """How many winnable deals of the sample fall in each level."""
@@ -73,7 +74,7 @@ def measure_deal(preset: str, number: int, games: int, prover: Prover | None = N
     """Solve one deal; play all ``games`` random games when it is winnable."""
     deal = Deal.from_number(number, Rules.preset(preset))
     verdict = (prover or default_prover())(deal)
-    if verdict is not Winnability.WINNABLE:
+    if verdict is not Verdict.WINNABLE:
         return Measured(number, verdict, 0)
     table = LevelThresholds(preset, games, games, 2, 1)  # only ``games`` matters here
     return Measured(number, verdict, GradingRun(deal, table).play().wins)
@@ -115,12 +116,8 @@ def calibrate(preset: str, first: int, last: int, games: int, jobs: int = 1) -> 
     """Measure deals ``first``…``last`` under ``preset`` and draw the thresholds."""
     started = time.perf_counter()
     tasks = [(preset, number, games) for number in range(first, last + 1)]
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            measured = tuple(pool.map(_measure_task, tasks, chunksize=8))
-    else:
-        measured = tuple(_measure_task(task) for task in tasks)
-    winnable = [item.wins for item in measured if item.winnability is Winnability.WINNABLE]
+    measured = tuple(ordered_map(_measure_task, tasks, jobs))
+    winnable = [item.wins for item in measured if item.winnability is Verdict.WINNABLE]
     easy, medium, hard = split_thresholds(winnable, games)
     thresholds = LevelThresholds(preset, games, easy, medium, hard)
     return Calibration(preset, first, last, measured, thresholds, time.perf_counter() - started)
@@ -133,9 +130,9 @@ def summary(result: Calibration, command: str) -> dict[str, object]:
     return {
         "deals": f"{result.first}-{result.last}",
         "sample": len(result.measured),
-        "winnable": result.count(Winnability.WINNABLE),
-        "unwinnable": result.count(Winnability.UNWINNABLE),
-        "unknown": result.count(Winnability.UNKNOWN),
+        "winnable": result.count(Verdict.WINNABLE),
+        "unwinnable": result.count(Verdict.UNWINNABLE),
+        "unknown": result.count(Verdict.UNKNOWN),
         "never_won": sum(wins == 0 for wins in result.winnable_wins),
         "shares": {level.value: shares[level] for level in LEVELS},
         "seconds": round(result.seconds),
@@ -148,7 +145,7 @@ def table_module(table: dict[str, dict[str, int]], calibration: dict[str, dict[s
     lines = [
         '"""Level thresholds per rules preset: the one place they live (see :mod:`pyramide_cli.analysis.grade`).',
         "",
-        "Written by ``python -m pyramide_cli.analysis.calibrate --write`` (``docs/levels.md`` shows it).  A deal",
+        "Written by ``pyramide calibrate --write`` (``docs/levels.md`` shows it).  A deal",
         "winning at least ``easy`` of ``games`` random games is Easy, at least ``medium`` Medium, at least",
         "``hard`` Hard, fewer Expert.  Changing a number changes levels and daily deals: recalibrate",
         "rather than edit.  ``CALIBRATION`` records the sample each row came from.",
@@ -233,59 +230,51 @@ def replace_section(document: str, section: str) -> str:
 
 
 def parse_range(text: str) -> tuple[int, int]:
+    """``A-B`` with ``A <= B`` → ``(A, B)``; a ``ValueError`` saying what is wrong otherwise."""
     match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
     if not match or int(match.group(1)) > int(match.group(2)):
-        raise argparse.ArgumentTypeError(f"bad deal range {text!r}: expected A-B with A <= B, e.g. 0-1999")
+        raise ValueError(f"bad deal range {text!r}: expected A-B with A <= B, e.g. 0-1999")
     return int(match.group(1)), int(match.group(2))
 
 
 def parse_games(text: str) -> dict[str, int]:
+    """``N=500,T=1000`` → ``{"N": 500, "T": 1000}`` (at least 4 games); a ``ValueError`` otherwise."""
     games = {}
     for part in text.split(","):
         match = re.fullmatch(r"\s*([NTEOnteo])\s*=\s*(\d+)\s*", part)
         if not match or int(match.group(2)) < 4:
-            raise argparse.ArgumentTypeError(f"bad games {part!r}: expected PRESET=GAMES such as T=1000 (at least 4)")
+            raise ValueError(f"bad games {part!r}: expected PRESET=GAMES such as T=1000 (at least 4)")
         games[match.group(1).upper()] = int(match.group(2))
     return games
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pyramide_cli.analysis.calibrate", description=__doc__.split("\n\n")[1])
-    parser.add_argument("--presets", default="N,T,E,O", help="comma-separated presets (default N,T,E,O)")
-    parser.add_argument("--deals", type=parse_range, default=(0, 1999), help="deal numbers A-B (default 0-1999)")
-    parser.add_argument("--games", type=parse_games, default={},
-                        help="games per preset, e.g. N=500,T=1000 (default: the current table's)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument("--write", action="store_true", help="rewrite level_table.py and docs/levels.md")
-    parser.add_argument("--table-file", type=Path, default=TABLE_FILE, help=argparse.SUPPRESS)
-    parser.add_argument("--docs-file", type=Path, default=DOCS_FILE, help=argparse.SUPPRESS)
-    options = parser.parse_args(argv)
-    presets = [preset.strip().upper() for preset in options.presets.split(",") if preset.strip()]
+def parse_presets(text: str) -> list[str]:
+    """``N,t`` → ``["N", "T"]``; a ``ValueError`` naming the unknown ones otherwise."""
+    presets = [preset.strip().upper() for preset in text.split(",") if preset.strip()]
     unknown = [preset for preset in presets if preset not in PRESETS]
     if unknown or not presets:
-        parser.error(f"unknown presets {unknown}: choose among N, T, E, O")
-    first, last = options.deals
+        raise ValueError(f"unknown presets {unknown}: choose among N, T, E, O")
+    return presets
+
+
+def run(presets: Sequence[str], first: int, last: int, games: dict[str, int], jobs: int, write: bool,
+        table_file: Path = TABLE_FILE, docs_file: Path = DOCS_FILE, say: Callable[[str], None] = print) -> None:
+    """Calibrate ``presets`` on deals ``first``…``last``; print the results; with ``write``, rewrite both files."""
     table = {preset: dict(entry) for preset, entry in LEVEL_TABLE.items()}
     calibration = {preset: dict(entry) for preset, entry in CALIBRATION.items()}
     for preset in presets:
-        games = options.games.get(preset, LEVEL_TABLE[preset]["games"])
-        command = (f"python -m pyramide_cli.analysis.calibrate --presets {preset} --deals {first}-{last} "
-                   f"--games {preset}={games} --write")
-        result = calibrate(preset, first, last, games, options.jobs)
+        count = games.get(preset, LEVEL_TABLE[preset]["games"])
+        command = f"pyramide calibrate --presets {preset} --deals {first}-{last} --games {preset}={count} --write"
+        result = calibrate(preset, first, last, count, jobs)
         limits = result.thresholds
-        table[preset] = {"games": games, "easy": limits.easy, "medium": limits.medium, "hard": limits.hard}
+        table[preset] = {"games": count, "easy": limits.easy, "medium": limits.medium, "hard": limits.hard}
         calibration[preset] = summary(result, command)
-        print(f"{preset}: games {games}, easy >= {limits.easy}, medium >= {limits.medium}, hard >= {limits.hard}; "
-              f"shares {calibration[preset]['shares']} ({result.seconds:.0f} s)", flush=True)
+        say(f"{preset}: games {count}, easy >= {limits.easy}, medium >= {limits.medium}, hard >= {limits.hard}; "
+            f"shares {calibration[preset]['shares']} ({result.seconds:.0f} s)")
     section = docs_section(table, calibration)
-    print(section)
-    if options.write:
-        options.table_file.write_text(table_module(table, calibration), encoding="utf-8")
-        docs = options.docs_file.read_text(encoding="utf-8") if options.docs_file.exists() else "# Levels\n"
-        options.docs_file.write_text(replace_section(docs, section), encoding="utf-8")
-        print(f"wrote {options.table_file} and {options.docs_file}")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover - the module is run with python -m
-    sys.exit(main())
+    say(section)
+    if write:
+        atomic_write(table_file, table_module(table, calibration))
+        docs = docs_file.read_text(encoding="utf-8") if docs_file.exists() else "# Levels\n"
+        atomic_write(docs_file, replace_section(docs, section))
+        say(f"wrote {table_file} and {docs_file}")

@@ -1,6 +1,6 @@
 """Level thresholds per rules preset: the one place they live (see :mod:`pyramide_cli.analysis.grade`).
 
-Written by ``python -m pyramide_cli.analysis.calibrate --write`` (``docs/levels.md`` shows it).  A deal
+Written by ``pyramide calibrate --write`` (``docs/levels.md`` shows it).  A deal
 winning at least ``easy`` of ``games`` random games is Easy, at least ``medium`` Medium, at least
 ``hard`` Hard, fewer Expert.  Changing a number changes levels and daily deals: recalibrate
 rather than edit.  ``CALIBRATION`` records the sample each row came from.
@@ -23,7 +23,7 @@ CALIBRATION: dict[str, dict[str, object]] = {
         "never_won": 59,
         "shares": {"easy": 678, "medium": 663, "hard": 679, "expert": 674},
         "seconds": 177,
-        "command": "python -m pyramide_cli.analysis.calibrate --presets N --deals 0-3999 --games N=500 --write",
+        "command": "pyramide calibrate --presets N --deals 0-3999 --games N=500 --write",
     },
     "T": {
         "deals": "0-3999",
@@ -34,7 +34,7 @@ CALIBRATION: dict[str, dict[str, object]] = {
         "never_won": 554,
         "shares": {"easy": 680, "medium": 732, "hard": 671, "expert": 554},
         "seconds": 306,
-        "command": "python -m pyramide_cli.analysis.calibrate --presets T --deals 0-3999 --games T=1000 --write",
+        "command": "pyramide calibrate --presets T --deals 0-3999 --games T=1000 --write",
     },
     "E": {
         "deals": "0-1999",
@@ -45,7 +45,7 @@ CALIBRATION: dict[str, dict[str, object]] = {
         "never_won": 427,
         "shares": {"easy": 173, "medium": 171, "hard": 179, "expert": 427},
         "seconds": 356,
-        "command": "python -m pyramide_cli.analysis.calibrate --presets E --deals 0-1999 --games E=2000 --write",
+        "command": "pyramide calibrate --presets E --deals 0-1999 --games E=2000 --write",
     },
     "O": {
         "deals": "0-3999",
@@ -56,6 +56,6 @@ CALIBRATION: dict[str, dict[str, object]] = {
         "never_won": 95,
         "shares": {"easy": 18, "medium": 20, "hard": 21, "expert": 95},
         "seconds": 328,
-        "command": "python -m pyramide_cli.analysis.calibrate --presets O --deals 0-3999 --games O=3000 --write",
+        "command": "pyramide calibrate --presets O --deals 0-3999 --games O=3000 --write",
     },
 }
