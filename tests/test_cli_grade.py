@@ -14,7 +14,8 @@ import pytest
 
 from pyramide_cli.analysis import grade
 from pyramide_cli.engine.deal import Deal
-from pyramide_cli.analysis.grade import GRADING_SEED, GradingRun, Level, LevelThresholds, Winnability, daily_start, seed_start
+from pyramide_cli.solver import Verdict
+from pyramide_cli.analysis.grade import GRADING_SEED, GradingRun, Level, LevelThresholds, daily_start, seed_start
 from pyramide_cli.engine.playout import win_rate
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.storage.save import load_game
@@ -24,10 +25,10 @@ from cli_support import invoke, make_save
 SMALL = LevelThresholds("N", 40, 12, 6, 2)
 
 
-def parity_prover(deal: Deal) -> Winnability:
+def parity_prover(deal: Deal) -> Verdict:
     if deal.number is None or deal.number % 5 == 0:
-        return Winnability.UNKNOWN
-    return Winnability.WINNABLE if deal.number % 2 == 0 else Winnability.UNWINNABLE
+        return Verdict.UNKNOWN
+    return Verdict.WINNABLE if deal.number % 2 == 0 else Verdict.UNWINNABLE
 
 
 @pytest.fixture
@@ -132,7 +133,7 @@ def test_deal_level_records_the_level_and_show_displays_it(stand_in: None, tmp_p
     saved = load_game(path)
     deal = saved.game.deal
     assert saved.data.level == level and saved.data.daily is None
-    assert parity_prover(deal) is Winnability.WINNABLE and full_level(deal) is Level(level)
+    assert parity_prover(deal) is Verdict.WINNABLE and full_level(deal) is Level(level)
     assert deal.number >= seed_start(7) or deal.number < 20_000  # scanned up from the seed's start
     lines = outcome.stdout.splitlines()
     assert lines[0] == f"{deal.code}  (rules N) saved to {path}"
@@ -164,7 +165,7 @@ def test_deal_level_without_seed_starts_anywhere(stand_in: None, tmp_path: Path)
 
 
 def test_a_level_search_that_gives_up_exits_7(stand_in: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(grade, "default_prover", lambda: (lambda deal: Winnability.UNWINNABLE))
+    monkeypatch.setattr(grade, "default_prover", lambda: (lambda deal: Verdict.UNWINNABLE))
     monkeypatch.setattr(grade, "MAX_SCAN", 3)
     outcome = invoke("deal", "--level", "easy", "-o", str(tmp_path / "g.yaml"))
     assert outcome.status == 7 and "no easy deal under rules N among the 3 deals" in outcome.stderr
@@ -179,9 +180,9 @@ def test_daily_deal_of_a_date(stand_in: None, tmp_path: Path) -> None:
     saved = load_game(path)
     deal = saved.game.deal
     assert saved.data.daily == "2026-03-14" and saved.data.level == "medium"
-    assert parity_prover(deal) is Winnability.WINNABLE and full_level(deal) is Level.MEDIUM
+    assert parity_prover(deal) is Verdict.WINNABLE and full_level(deal) is Level.MEDIUM
     start = daily_start(datetime.date(2026, 3, 14))
-    assert all(parity_prover(Deal.from_number(number)) is not Winnability.WINNABLE
+    assert all(parity_prover(Deal.from_number(number)) is not Verdict.WINNABLE
                or full_level(Deal.from_number(number)) is not Level.MEDIUM for number in range(start, deal.number))
     assert outcome.stdout.splitlines()[1] == "The daily deal of 2026-03-14 (a Medium deal, proven winnable)"
     shown = invoke("show", str(path), "--ascii").stdout
@@ -245,7 +246,7 @@ def solved_and_replayed(code: str) -> bool:
 
     deal = Deal.from_code(code)
     result = solve(deal)
-    return result.verdict.value == "winnable" and Game.replay(deal, result.solution).position.is_won
+    return result.verdict is Verdict.WINNABLE and Game.replay(deal, result.solution).position.is_won
 
 
 def graded_level(code: str) -> str:

@@ -8,7 +8,7 @@ import pytest
 
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.storage.layout_file import read_layout
-from pyramide_cli.engine.position import Position
+from pyramide_cli.engine.position import Outcome, Position
 from pyramide_cli.storage.save import LAYOUT_KEY, load_game
 
 from cli_support import EXAMPLES, ROOT
@@ -47,7 +47,7 @@ def test_r24_worked_example_is_the_layout_played_as_the_rules_say() -> None:
 
 def test_the_won_game_is_under_n_and_scores_280() -> None:
     saved = load_game(EXAMPLES / "won-n.yaml")
-    assert saved.game.deal.rules.name == "N" and saved.data.status == "won" and saved.data.score == 280
+    assert saved.game.deal.rules.name == "N" and saved.data.status is Outcome.WON and saved.data.score == 280
 
 
 def most_removable(code: str) -> tuple[int, int, int]:
@@ -71,11 +71,11 @@ def test_the_stuck_deal_never_gets_past_14_cards_yet_goes_on_forever() -> None:
     saved = load_game(EXAMPLES / "stuck-n.yaml")
     assert saved.game.deal.code == "PY1-N-AAAAAU4"
     assert most_removable("PY1-N-AAAAAU4") == (8718, 7, 14)  # the numbers its comment quotes
-    assert saved.game.position.cards_removed == 14 and saved.data.status == "playing"
+    assert saved.game.position.cards_removed == 14 and saved.data.status is Outcome.PLAYING
     assert saved.game.position.pass_number == 4  # it went round the stock and recycled
 
 
 def test_the_lost_twin_under_o() -> None:
     saved = load_game(EXAMPLES / "lost-o.yaml")
     assert most_removable("PY1-O-AAAAAU4") == (576, 7, 12)
-    assert saved.data.status == "lost" and [str(move) for move in saved.game.legal_moves()] == ["undo"]
+    assert saved.data.status is Outcome.LOST and [str(move) for move in saved.game.legal_moves()] == ["undo"]

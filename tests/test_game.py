@@ -277,8 +277,19 @@ def test_legal_moves_of_a_game_include_undo_when_possible():
     assert UNDO in game.legal_moves()
 
 
-def test_no_more_moves_message_text():
-    assert NO_MORE_MOVES == "No more moves possible"
+LOST_O_LINE = ("KH", *["draw"] * 8, "KS", *["draw"] * 8, "QC+AS", "draw", "draw", "draw", "8C+5H", "draw", "draw",
+               "10S+3H", "draw", "10H+3S", "draw", "8H+5S", "draw")
+
+
+def test_no_removal_draw_or_recycle_left_ends_the_game_lost_with_r17s_message():
+    from pyramide_cli.analysis.hint import hint_for
+    from pyramide_cli.cli.render import Style, render_board
+
+    game = play(Deal.from_code("PY1-O-AAAAAU4"), *LOST_O_LINE)
+    assert game.outcome is Outcome.LOST and game.position.legal_moves() == []
+    assert game.refusal(DRAW) is not None and game.refusal(RECYCLE) is not None
+    assert render_board(game, Style(ascii=True)).splitlines()[-1].strip() == NO_MORE_MOVES
+    assert hint_for(game).text.startswith(NO_MORE_MOVES) and hint_for(game).move is None
 
 
 def test_numbered_deals_start_as_dealt():

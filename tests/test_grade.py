@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from pyramide_cli.analysis import grade
 from pyramide_cli.engine.deal import MAX_DEAL_NUMBER, Deal
+from pyramide_cli.solver import Verdict
 from pyramide_cli.analysis.grade import (
-    GRADING_SEED, LEVELS, GradeError, GradingRun, Level, LevelThresholds, Winnability, daily_start, decided_or_ruled_out,
+    GRADING_SEED, LEVELS, GradeError, GradingRun, Level, LevelThresholds, daily_start, decided_or_ruled_out,
     find_level_deal,
     grade_deal, is_level_deal, parse_date, parse_level, seed_start, thresholds_for,
 )
@@ -32,11 +33,11 @@ SMALL = LevelThresholds("N", 40, 12, 6, 2)
 """Few games, for tests that play many deals."""
 
 
-def parity_prover(deal: Deal) -> Winnability:
+def parity_prover(deal: Deal) -> Verdict:
     """A stand-in for the solver: even deal numbers winnable, odd unwinnable, multiples of 5 unknown."""
     if deal.number % 5 == 0:
-        return Winnability.UNKNOWN
-    return Winnability.WINNABLE if deal.number % 2 == 0 else Winnability.UNWINNABLE
+        return Verdict.UNKNOWN
+    return Verdict.WINNABLE if deal.number % 2 == 0 else Verdict.UNWINNABLE
 
 
 # -- names and dates ---------------------------------------------------------------------------
@@ -53,10 +54,7 @@ def test_bad_level_names_are_clear_errors(text):
 
 
 def test_levels_are_the_four_of_r25_in_save_order():
-    from pyramide_cli.storage import save
-
     assert [str(level) for level in LEVELS] == ["easy", "medium", "hard", "expert"]
-    assert tuple(level.value for level in LEVELS) == save.LEVELS
     assert Level.HARD.label == "Hard"
 
 
@@ -167,7 +165,7 @@ def test_play_resumes_where_it_stopped():
 # -- grading a deal (stand-in solver: the real one is tested below) ----------------------------
 def test_grade_of_a_winnable_deal_has_the_level_of_its_win_count():
     deal = Deal.from_number(2)
-    graded = grade_deal(deal, prover=lambda _: Winnability.WINNABLE)
+    graded = grade_deal(deal, prover=lambda _: Verdict.WINNABLE)
     limits = thresholds_for(deal.rules)
     assert graded.games == limits.games
     assert graded.wins == round(win_rate(deal, limits.games, GRADING_SEED) * limits.games)
@@ -176,14 +174,14 @@ def test_grade_of_a_winnable_deal_has_the_level_of_its_win_count():
 
 
 def test_unwinnable_deals_have_no_level():
-    graded = grade_deal(Deal.from_number(3), prover=lambda _: Winnability.UNWINNABLE)
+    graded = grade_deal(Deal.from_number(3), prover=lambda _: Verdict.UNWINNABLE)
     assert graded.winnable is False and graded.level is None and graded.wins == 0
 
 
 def test_a_random_win_proves_a_deal_the_solver_left_undecided():
-    won = grade_deal(Deal.from_number(1), prover=lambda _: Winnability.UNKNOWN)
+    won = grade_deal(Deal.from_number(1), prover=lambda _: Verdict.UNKNOWN)
     assert won.wins > 0 and won.winnable is True and won.level is not None
-    never = grade_deal(Deal.from_number(3), prover=lambda _: Winnability.UNKNOWN)
+    never = grade_deal(Deal.from_number(3), prover=lambda _: Verdict.UNKNOWN)
     assert never.wins == 0 and never.winnable is None and never.level is None
 
 
@@ -194,11 +192,11 @@ def test_a_level_search_returns_the_first_proven_deal_of_that_level(level, monke
     start = 1000
     found = find_level_deal(level, Rules(), start, prover=parity_prover)
     assert found.level is level and found.start == start and found.deal.number == start + found.scanned - 1
-    assert parity_prover(found.deal) is Winnability.WINNABLE
+    assert parity_prover(found.deal) is Verdict.WINNABLE
     assert SMALL.level_of(GradingRun(found.deal, SMALL).play().wins) is level
     for number in range(start, found.deal.number):  # nothing earlier qualified
         skipped = Deal.from_number(number)
-        assert (parity_prover(skipped) is not Winnability.WINNABLE
+        assert (parity_prover(skipped) is not Verdict.WINNABLE
                 or SMALL.level_of(GradingRun(skipped, SMALL).play().wins) is not level)
 
 
@@ -207,7 +205,7 @@ def test_is_level_deal_never_accepts_what_the_solver_does_not_prove():
         deal = Deal.from_number(number)
         verdict = parity_prover(deal)
         accepted = [level for level in LEVELS if is_level_deal(deal, level, parity_prover, SMALL)]
-        if verdict is Winnability.WINNABLE:
+        if verdict is Verdict.WINNABLE:
             assert accepted == [SMALL.level_of(GradingRun(deal, SMALL).play().wins)]
         else:
             assert accepted == []
@@ -215,13 +213,13 @@ def test_is_level_deal_never_accepts_what_the_solver_does_not_prove():
 
 def test_a_search_wraps_after_the_last_deal_number(monkeypatch):
     monkeypatch.setattr(grade, "thresholds_for", lambda rules: SMALL)
-    found = find_level_deal(Level.EXPERT, Rules(), MAX_DEAL_NUMBER, prover=lambda _: Winnability.WINNABLE)
+    found = find_level_deal(Level.EXPERT, Rules(), MAX_DEAL_NUMBER, prover=lambda _: Verdict.WINNABLE)
     assert found.deal.number in (MAX_DEAL_NUMBER, *range(0, found.scanned))
 
 
 def test_a_search_that_finds_nothing_says_so():
     with pytest.raises(GradeError, match=r"no easy deal under rules T among the 5 deals from number 40"):
-        find_level_deal(Level.EASY, Rules.preset("T"), 40, prover=lambda _: Winnability.UNWINNABLE, max_scan=5)
+        find_level_deal(Level.EASY, Rules.preset("T"), 40, prover=lambda _: Verdict.UNWINNABLE, max_scan=5)
 
 
 # -- starts of the scans -----------------------------------------------------------------------
@@ -250,7 +248,7 @@ def proven_and_replayed(deal: Deal) -> bool:
     from pyramide_cli.solver import solve
 
     result = solve(deal)
-    if result.verdict.value != "winnable":
+    if result.verdict is not Verdict.WINNABLE:
         return False
     return Game.replay(deal, result.solution).position.is_won
 
@@ -296,8 +294,8 @@ def test_the_solver_and_the_random_player_never_disagree():
             deal = Deal.from_number(number, Rules.preset(preset))
             verdict = grade.solver_verdict(deal)
             wins = GradingRun(deal, SMALL).play().wins
-            assert not (wins and verdict is Winnability.UNWINNABLE), deal.code
-            undecided += verdict is Winnability.UNKNOWN
+            assert not (wins and verdict is Verdict.UNWINNABLE), deal.code
+            undecided += verdict is Verdict.UNKNOWN
     assert undecided <= 1
 
 
@@ -328,4 +326,4 @@ def test_daily_deals_are_frozen(date, rules_text, code):
     assert proven_and_replayed(deal) and full_grade_level(deal) is Level.MEDIUM
     for number in range(daily_start(parse_date(date)), deal.number):
         skipped = Deal.from_number(number, deal.rules)
-        assert grade.solver_verdict(skipped) is not Winnability.WINNABLE or full_grade_level(skipped) is not Level.MEDIUM
+        assert grade.solver_verdict(skipped) is not Verdict.WINNABLE or full_grade_level(skipped) is not Level.MEDIUM

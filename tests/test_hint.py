@@ -5,7 +5,7 @@ from __future__ import annotations
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
 from pyramide_cli.analysis.hint import HintKind, heuristic_move, hint_for
-from pyramide_cli.engine.moves import Move
+from pyramide_cli.engine.moves import Move, MoveKind
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import SolveLimits, Verdict, solve
 from reference_search import reference_search, small_position
@@ -16,7 +16,7 @@ def test_r27_winning_hint_is_the_next_move_of_a_win() -> None:
     history = list(game.history)
     hint = hint_for(game)
     assert game.history == history  # the game is not changed
-    assert hint.kind is HintKind.WINNING and hint.verdict == "winnable"
+    assert hint.kind is HintKind.WINNING and hint.verdict is Verdict.WINNABLE
     after = game.position.apply(hint.move)
     assert solve(after).verdict is Verdict.WINNABLE  # still winnable after following it
     assert hint.taps == tuple(str(card) for card in hint.move.cards)
@@ -27,7 +27,7 @@ def test_r27_draw_hint_points_at_the_stock() -> None:
     game = Game(Deal.from_code("PY1-N-AAAAAAB"))
     while True:
         hint = hint_for(game)
-        if hint.move.kind.value in ("draw", "recycle"):
+        if hint.move.kind in (MoveKind.DRAW, MoveKind.RECYCLE):
             break
         game.apply(hint.move)
     assert hint.taps == ("stock",) and "stock" in hint.text
@@ -42,7 +42,7 @@ def test_lost_position_hint_keeps_the_most_cards_removable() -> None:
         game = Game(position.deal)
         game.position = position
         hint = hint_for(game)
-        assert hint.verdict == "unwinnable" and hint.max_pyramid_removed == reference.max_pyramid_removed
+        assert hint.verdict is Verdict.UNWINNABLE and hint.max_pyramid_removed == reference.max_pyramid_removed
         if hint.move is not None:
             assert hint.kind is HintKind.BEST_LOSING
             after = reference_search(position.apply(hint.move))

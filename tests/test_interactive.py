@@ -5,7 +5,6 @@ from __future__ import annotations
 import builtins
 import io
 import sys
-import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,10 +14,11 @@ from pyramide_cli.cli import interactive
 from pyramide_cli.cli.interactive import hint_text, run_session
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
+from pyramide_cli.engine.moves import NO_MORE_MOVES
 from pyramide_cli.cli.render import Style
 from pyramide_cli.storage.save import load_game
 
-from cli_support import make_save
+from cli_support import EXAMPLES, make_save
 
 CODE = "PY1-N-AAAAAAS"
 
@@ -83,19 +83,8 @@ class _FakeWatch:
         return elapsed
 
 
-def test_the_hint_hook_calls_the_solver_module_when_it_exists(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[Game] = []
-    module = types.ModuleType("pyramide_cli.analysis.hint")
-    module.hint_for = lambda game: seen.append(game) or "draw"  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pyramide_cli.analysis.hint", module)
-    game = Game(Deal.from_code(CODE))
-    assert hint_text(game) == "draw" and seen == [game]
-
-
-def test_an_error_inside_a_hint_module_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(name: str) -> None:
-        raise ModuleNotFoundError("No module named 'numpy'", name="numpy")
-
-    monkeypatch.setattr(interactive.importlib, "import_module", broken)
-    with pytest.raises(ModuleNotFoundError):
-        hint_text(None)  # type: ignore[arg-type]
+def test_a_session_hint_is_the_solvers_hint_for_the_game_now() -> None:
+    lost = load_game(EXAMPLES / "lost-o.yaml").game  # no removal, draw or recycle is left (R17)
+    assert hint_text(lost) == f"{NO_MORE_MOVES}: start a new game."
+    start = Game(Deal.from_code(CODE))  # a winnable deal
+    assert hint_text(start).startswith("Tap ") and hint_text(start).endswith("— this position can still be won.")

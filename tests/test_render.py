@@ -9,6 +9,7 @@ import pytest
 
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
+from pyramide_cli.engine.level import Level
 from pyramide_cli.cli.render import (
     CELL, Extras, Style, format_duration, game_state, pass_text, render_board, status_line, style_for,
 )
@@ -54,7 +55,7 @@ def test_the_status_line_has_code_score_moves_pass_stock_time_selection_and_outc
 def test_pass_has_no_limit_under_n_and_level_and_daily_are_shown() -> None:
     game = game_of("PY1-N-AAAAAAS", *["draw"] * 23, "recycle")
     assert pass_text(game.position) == "pass 2"
-    line = status_line(game, Style(), Extras(level="medium", daily="2026-11-29"))
+    line = status_line(game, Style(), Extras(level=Level.MEDIUM, daily="2026-11-29"))
     assert "daily deal of 2026-11-29 · level medium" in line
 
 

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from pyramide_cli.engine.cards import parse_card
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
+from pyramide_cli.engine.level import Level
 from pyramide_cli.engine.moves import Move
+from pyramide_cli.engine.position import Outcome
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.storage import save
 from pyramide_cli.storage.save import (
@@ -32,7 +34,7 @@ def test_new_save_text_starts_with_the_format_version_and_reads_back() -> None:
                     "assist", "history"]
     again = parse_save(text)
     assert again == data
-    assert again.history == () and again.status == "playing" and again.selected is None
+    assert again.history == () and again.status is Outcome.PLAYING and again.selected is None
 
 
 def test_a_played_game_round_trips_through_text_with_undos_and_selection() -> None:
@@ -68,7 +70,7 @@ def test_save_then_load_then_replay_gives_the_same_game(number: int, choices: li
 def test_level_and_daily_are_optional_validated_fields() -> None:
     text = save_text(CODE).replace("history:", "level: medium\ndaily: 2026-11-29\nhistory:")
     data = parse_save(text)
-    assert data.level == "medium" and data.daily == "2026-11-29"
+    assert data.level is Level.MEDIUM and data.daily == "2026-11-29"
     assert parse_save(data.to_text()) == data
     assert "level: medium" in data.to_text()
     assert "level" not in save_text(CODE)  # left out when not set

@@ -9,6 +9,7 @@ import pytest
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
+from pyramide_cli.solver import Verdict
 from pyramide_cli.analysis.survey import parse_deal_range, percentile, survey, wilson_interval
 from reference_search import reference_search
 
@@ -49,7 +50,7 @@ def test_counts_agree_with_the_reference_on_a_stuck_deal() -> None:
     report = survey(Rules.preset("N"), [668])
     outcome = report.outcomes[0]
     reference = reference_search(Position.start(Deal.from_number(668, Rules.preset("N"))))
-    assert outcome.verdict == "unwinnable" and not reference.winnable
+    assert outcome.verdict is Verdict.UNWINNABLE and not reference.winnable
     assert (outcome.max_pyramid_removed, outcome.max_removed) == (reference.max_pyramid_removed, reference.max_removed)
     summary = report.summary()
     assert summary["unwinnable"] == 1 and summary["winnable_percent"] == 0.0

@@ -13,7 +13,7 @@
   :meth:`PlayoutTables.actions` in their documented order.
 
 The number of games won gives the level through the thresholds of the preset, which live in
-one place, :mod:`pyramide_cli.analysis.level_table` (written by ``python -m pyramide_cli.analysis.calibrate``):
+one place, :mod:`pyramide_cli.analysis.level_table` (written by ``pyramide calibrate``):
 at least ``easy`` wins is Easy, at least ``medium`` Medium, at least ``hard`` Hard, fewer is
 Expert.  Rules with variants (``T+strict`` …) use their preset's table.
 
@@ -39,13 +39,14 @@ import datetime
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 
 from ..engine.deal import MAX_DEAL_NUMBER, Deal, splitmix64
 from ..engine.errors import PyramideError
+from ..engine.level import LEVELS, Level
 from .level_table import LEVEL_TABLE
 from ..engine.playout import PlayoutTables, random_game
 from ..engine.rules import Rules
+from ..solver import Verdict
 
 GRADING_SEED = 25
 """The seed of the random player's games (R25), the same for every deal."""
@@ -60,23 +61,6 @@ MAX_SCAN = 20_000
 """Deals examined by one level search before giving up (never reached under the plain presets)."""
 
 
-class Level(str, Enum):
-    """The four levels of R25, easiest first; the value is what save files and ``--json`` say."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-    EXPERT = "expert"
-
-    @property
-    def label(self) -> str:
-        return self.value.capitalize()
-
-    def __str__(self) -> str:
-        return self.value
-
-
-LEVELS: tuple[Level, ...] = tuple(Level)
 DAILY_LEVEL = Level.MEDIUM
 """R26: the daily deal is a Medium deal."""
 
@@ -89,15 +73,7 @@ class LevelSearchError(GradeError):
     """A level search examined its whole budget of deals without finding one."""
 
 
-class Winnability(str, Enum):
-    """The solver's verdict on a deal, as grading uses it."""
-
-    WINNABLE = "winnable"
-    UNWINNABLE = "unwinnable"
-    UNKNOWN = "unknown"
-
-
-Prover = Callable[[Deal], Winnability]
+Prover = Callable[[Deal], Verdict]
 """Decides whether a deal can be won (the solver within fixed limits)."""
 
 
@@ -227,7 +203,7 @@ class Grade:
     """A deal graded: the solver's verdict, the random player's record, the level (winnable deals only)."""
 
     deal: Deal
-    winnability: Winnability
+    winnability: Verdict
     wins: int
     games: int
     thresholds: LevelThresholds
@@ -240,9 +216,9 @@ class Grade:
     @property
     def winnable(self) -> bool | None:
         """True, False, or ``None`` when the solver reached its limit and no random game was won."""
-        if self.winnability is Winnability.WINNABLE:
+        if self.winnability is Verdict.WINNABLE:
             return True
-        return False if self.winnability is Winnability.UNWINNABLE else None
+        return False if self.winnability is Verdict.UNWINNABLE else None
 
     @property
     def level(self) -> Level | None:
@@ -258,9 +234,9 @@ def grade_deal(deal: Deal, prover: Prover | None = None) -> Grade:
     """
     verdict = (prover or default_prover())(deal)
     run = GradingRun(deal).play()
-    solver_proved = verdict is Winnability.WINNABLE
-    if verdict is Winnability.UNKNOWN and run.wins:
-        verdict = Winnability.WINNABLE
+    solver_proved = verdict is Verdict.WINNABLE
+    if verdict is Verdict.UNKNOWN and run.wins:
+        verdict = Verdict.WINNABLE
     return Grade(deal, verdict, run.wins, run.thresholds.games, run.thresholds, solver_proved)
 
 
@@ -288,7 +264,7 @@ def is_level_deal(deal: Deal, level: Level, prover: Prover, thresholds: LevelThr
     which the games could only rule out slowly); then the games go on only until the level, or
     "not ``level``", is certain.
     """
-    if prover(deal) is not Winnability.WINNABLE:
+    if prover(deal) is not Verdict.WINNABLE:
         return False
     run = GradingRun(deal, thresholds).play(until=decided_or_ruled_out(level))
     return run.level is level
@@ -333,12 +309,11 @@ def daily_deal(date: datetime.date, rules: Rules | None = None, prover: Prover |
     return find_level_deal(DAILY_LEVEL, rules or Rules(), daily_start(date), prover, date=date)
 
 
-def solver_verdict(deal: Deal, max_states: int = SOLVER_STATES) -> Winnability:
+def solver_verdict(deal: Deal, max_states: int = SOLVER_STATES) -> Verdict:
     """The solver's verdict on ``deal`` from its start, within ``max_states`` (no clock: the same everywhere)."""
     from ..solver import SolveLimits, solve
 
-    result = solve(deal, limits=SolveLimits(max_states=max_states, timeout=None))
-    return Winnability(result.verdict.value)
+    return solve(deal, limits=SolveLimits(max_states=max_states, timeout=None)).verdict
 
 
 def default_prover() -> Prover:

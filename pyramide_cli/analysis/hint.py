@@ -15,7 +15,7 @@ from typing import Any
 
 from ..engine.game import Game
 from ..engine.layout import free_slots
-from ..engine.moves import Move, MoveKind
+from ..engine.moves import NO_MORE_MOVES, Move, MoveKind
 from ..engine.position import Position
 from ..solver import SolveLimits, Verdict, solve
 
@@ -42,7 +42,7 @@ class Hint:
     move: Move | None
     taps: tuple[str, ...]
     text: str
-    verdict: str | None = None
+    verdict: Verdict | None = None
     max_pyramid_removed: int | None = None
 
     def __str__(self) -> str:
@@ -54,7 +54,7 @@ class Hint:
             "move": None if self.move is None else str(self.move),
             "taps": list(self.taps),
             "text": self.text,
-            "verdict": self.verdict,
+            "verdict": None if self.verdict is None else self.verdict.value,
             "max_pyramid_removed": self.max_pyramid_removed,
         }
 
@@ -86,28 +86,28 @@ def hint_for(game: Game, limits: SolveLimits = HINT_LIMITS) -> Hint:
     """The hint for the game's current position (the game is not changed)."""
     position = game.position
     if position.is_won:
-        return Hint(HintKind.NONE, None, (), "The game is won: nothing left to do.", "winnable")
+        return Hint(HintKind.NONE, None, (), "The game is won: nothing left to do.", Verdict.WINNABLE)
     legal = position.legal_moves()
     if not legal:
-        return Hint(HintKind.NONE, None, (), "No more moves possible: start a new game.", "unwinnable",
+        return Hint(HintKind.NONE, None, (), f"{NO_MORE_MOVES}: start a new game.", Verdict.UNWINNABLE,
                     28 - position.pyramid.bit_count())
     result = solve(position, limits=limits)
     if result.verdict is Verdict.WINNABLE:
         move = result.solution[0]
         return Hint(HintKind.WINNING, move, taps_for(position, move),
-                    f"{_capital(describe(position, move))} — this position can still be won.", "winnable")
+                    f"{_capital(describe(position, move))} — this position can still be won.", Verdict.WINNABLE)
     if result.verdict is Verdict.UNWINNABLE:
         most = result.max_pyramid_removed
         lead = f"This position can no longer be won: at most {most} of the 28 pyramid cards can come off"
         if not result.best_line:
             return Hint(HintKind.NONE, None, (), f"{lead}, and no action removes another card: start a new game.",
-                        "unwinnable", most)
+                        Verdict.UNWINNABLE, most)
         move = result.best_line[0]
         return Hint(HintKind.BEST_LOSING, move, taps_for(position, move),
-                    f"{lead}. To get there, {describe(position, move)}.", "unwinnable", most)
+                    f"{lead}. To get there, {describe(position, move)}.", Verdict.UNWINNABLE, most)
     move = heuristic_move(position)
     return Hint(HintKind.HEURISTIC, move, taps_for(position, move),
-                f"The solver ran out of time, so this is only a rule of thumb: {describe(position, move)}.", "unknown")
+                f"The solver ran out of time, so this is only a rule of thumb: {describe(position, move)}.", Verdict.UNKNOWN)
 
 
 def heuristic_move(position: Position) -> Move:

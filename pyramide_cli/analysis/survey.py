@@ -1,8 +1,8 @@
 """Solving a range of deal numbers: counts, a confidence interval, timing figures.
 
 Pure apart from the optional worker processes: :func:`survey` solves deals one by one, or spread
-over ``jobs`` processes (results come back in deal order, identical to one process except for
-the measured times).
+over ``jobs`` processes by :func:`~pyramide_cli.analysis.pool.ordered_map` (results come back in
+deal order, identical to one process except for the measured times).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 from ..engine.deal import Deal
 from ..engine.rules import Rules
 from ..solver import DEFAULT_LIMITS, SolveLimits, Verdict, solve
+from .pool import ordered_map
 
 Z_95 = 1.959963984540054
 
@@ -25,7 +26,7 @@ class DealOutcome:
 
     number: int
     code: str
-    verdict: str
+    verdict: Verdict
     seconds: float
     states: int
     actions: int | None
@@ -39,7 +40,7 @@ def solve_number(task: tuple[int, str, SolveLimits, bool]) -> DealOutcome:
     deal = Deal.from_number(number, Rules.parse(rules_text))
     result = solve(deal, optimal=optimal, limits=limits)
     return DealOutcome(
-        number, deal.code, result.verdict.value, result.seconds, result.states,
+        number, deal.code, result.verdict, result.seconds, result.states,
         None if result.solution is None else len(result.solution),
         result.max_pyramid_removed, result.max_removed,
     )
@@ -70,7 +71,7 @@ class SurveyReport:
     outcomes: tuple[DealOutcome, ...]
 
     def count(self, verdict: Verdict) -> int:
-        return sum(outcome.verdict == verdict.value for outcome in self.outcomes)
+        return sum(outcome.verdict is verdict for outcome in self.outcomes)
 
     def summary(self) -> dict[str, Any]:
         """The figures ``survey --json`` prints (percentages over all deals surveyed)."""
@@ -95,7 +96,7 @@ class SurveyReport:
 
     def csv_rows(self) -> Iterable[dict[str, Any]]:
         for outcome in self.outcomes:
-            yield asdict(outcome)
+            yield {**asdict(outcome), "verdict": outcome.verdict.value}
 
 
 def _figures(sorted_values: Sequence[float], digits: int) -> dict[str, float | None]:
@@ -114,20 +115,10 @@ def survey(rules: Rules, numbers: Sequence[int], jobs: int = 1, limits: SolveLim
     """Solve every deal number; ``progress`` is called once per deal, in deal order."""
     tasks = [(number, rules.name, limits, optimal) for number in numbers]
     outcomes: list[DealOutcome] = []
-    if jobs <= 1 or len(tasks) <= 1:
-        results: Iterable[DealOutcome] = map(solve_number, tasks)
-        for outcome in results:
-            outcomes.append(outcome)
-            if progress is not None:
-                progress(outcome)
-    else:
-        import multiprocessing
-
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for outcome in pool.imap(solve_number, tasks, chunksize=max(1, min(16, len(tasks) // (4 * jobs)))):
-                outcomes.append(outcome)
-                if progress is not None:
-                    progress(outcome)
+    for outcome in ordered_map(solve_number, tasks, jobs):
+        outcomes.append(outcome)
+        if progress is not None:
+            progress(outcome)
     return SurveyReport(rules.name, tuple(outcomes))
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import sys
 
 from .app import app, narrowed
-from . import deal_commands, grade_commands, play_commands, replay_commands, solve_commands  # noqa: F401, E402 - they register commands
+from . import (  # noqa: F401 - they register commands
+    calibrate_commands, deal_commands, grade_commands, play_commands, replay_commands, solve_commands,
+)
 
 __all__ = ["app", "main"]
 

@@ -18,8 +18,9 @@ import typer
 
 from ..engine.errors import CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError
 from ..storage.files import FileAccessError
-from .render import Extras, Style, style_for
 from ..storage.save import SaveFileError
+from ..storage.session import PlayResult, describe
+from .render import Extras, Style, card_name, style_for
 from .exit_codes import ExitStatus
 
 # -- options shared by the commands ------------------------------------------------------------
@@ -122,3 +123,9 @@ def extras_of(data: Any) -> Extras:
 
 def echo(text: str = "") -> None:
     sys.stdout.write(text + "\n")
+
+
+def print_steps(result: PlayResult, style: Style) -> None:
+    """One line per tap or move a batch played (``10C: selected 10♣``), as ``play`` and a session show them."""
+    for step in result.steps:
+        echo(f"{step.text}: {describe(step, lambda card: card_name(card, style))}")

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
-from ..engine.deal import Deal, looks_like_code
-from ..storage.files import FileAccessError, SaveLock, read_text
+from ..engine.deal import Deal
 from ..engine.game import Game
-from .render import Extras, game_state, render_board
 from ..engine.rules import Rules
-from ..storage.save import LAYOUT_KEY, SaveData, game_from_save, parse_save, write_save
+from ..storage.files import SaveLock
+from ..storage.save import SaveData, write_save
 from .app import app
 from .common import (
     AsciiOption, FrenchOption, JsonOption, RevealOption, board_style, echo, emit_json, extras_of, reporting,
     usage_error,
 )
+from .render import Extras, game_state, render_board
+from .targets import load_target, refuse_existing
 
 DEAL_HELP = """Deal a new game and write it to a save file; print its code and the board.
 
@@ -70,9 +70,6 @@ Examples:
 Exit: 0 ok, 4 bad code or file, 5 missing or unreadable file.
 """
 
-_LAYOUT_LINE = re.compile(rf"^{LAYOUT_KEY}\s*:", re.MULTILINE)
-
-
 @app.command(help=DEAL_HELP, short_help="Deal a new game into a save file; print its code and board.")
 def deal(
     code: Annotated[Optional[str], typer.Argument(metavar="CODE", help="A deal code such as PY1-N-AAAAAAS; random when left out.", show_default=False)] = None,
@@ -95,7 +92,7 @@ def deal(
             raise usage_error("give a deal code or --from-layout, not both")
         chosen_rules = Rules.parse(rules) if rules is not None else None
         if output:
-            _refuse_existing(Path(output), force)  # before a level search, not after it
+            refuse_existing(Path(output), force)  # before a level search, not after it
         picked_level = picked_daily = None
         if level is not None or daily or seed is not None or date is not None:
             from .grade_commands import pick_deal
@@ -108,7 +105,7 @@ def deal(
         path = Path(output) if output else Path(f"pyramide-{new_deal.code}.yaml")
         data = SaveData.new(new_deal, assist=assist, level=picked_level, daily=picked_daily)
         with SaveLock(path):
-            _refuse_existing(path, force)
+            refuse_existing(path, force)
             write_save(path, data)
         game = Game(new_deal, assist)
         extras = extras_of(data)
@@ -126,11 +123,6 @@ def deal(
             echo(render_board(game, board_style(ascii, french), extras))
 
 
-def _refuse_existing(path: Path, force: bool) -> None:
-    if not force and (path.exists() or path.is_symlink()):
-        raise FileAccessError(f"{str(path)!r} already exists: add --force to overwrite it, or -o to name another file")
-
-
 def _make_deal(code: str | None, rules: Rules | None, layout: str | None) -> Deal:
     if layout is not None:
         from ..storage.layout_file import read_layout
@@ -144,23 +136,6 @@ def _make_deal(code: str | None, rules: Rules | None, layout: str | None) -> Dea
     from ..engine.deal import MAX_DEAL_NUMBER
 
     return Deal.from_number(secrets.randbelow(MAX_DEAL_NUMBER + 1), rules or Rules())
-
-
-def load_target(target: str) -> tuple[Game, Any, str | None]:
-    """The game shown for ``FILE|CODE``: a save, a layout file, or a fresh deal; with the save's data."""
-    path = Path(target)
-    if path.exists():
-        text = read_text(path)
-        if _LAYOUT_LINE.search(text):
-            from ..storage.layout_file import parse_layout
-
-            return Game(parse_layout(text, f"bad layout file {target!r}")), None, str(path)
-        source = f"bad save file {target!r}"
-        data = parse_save(text, source)
-        return game_from_save(data, source), data, str(path)
-    if looks_like_code(target):
-        return Game(Deal.from_code(target)), None, None
-    raise FileAccessError(f"cannot read {target!r}: no such file (nor a deal code such as PY1-N-AAAAAAS)")
 
 
 @app.command(help=SHOW_HELP, short_help="Show the board of a save file, a layout file or a deal code.", no_args_is_help=True)

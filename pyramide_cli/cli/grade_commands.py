@@ -17,6 +17,7 @@ from .exit_codes import ExitStatus
 if TYPE_CHECKING:
     from ..engine.deal import Deal
     from ..analysis.grade import Grade, LevelDeal, LevelThresholds
+    from ..engine.level import Level
     from ..engine.rules import Rules
 
 GRADE_HELP = """Grade a deal: can it be won, how often does a player without a plan win it, and its level.
@@ -49,7 +50,7 @@ def grade(
     with reporting(json_output):
         from ..analysis.grade import grade_deal
         from ..engine.rules import Rules
-        from .deal_commands import load_target
+        from .targets import load_target
 
         chosen_rules = Rules.parse(rules) if rules is not None else None
         deal = load_target(target)[0].deal
@@ -86,7 +87,7 @@ def grade_document(graded: Grade) -> dict[str, Any]:
 
 
 def thresholds_text(limits: LevelThresholds) -> str:
-    from ..analysis.grade import Level
+    from ..engine.level import Level
 
     lows = {level: limits.rate_band(level)[0] for level in (Level.EASY, Level.MEDIUM, Level.HARD)}
     return (f"under {limits.preset}: Easy >= {lows[Level.EASY]:.2%}, Medium >= {lows[Level.MEDIUM]:.2%}, "
@@ -117,7 +118,7 @@ def no_level_message(graded: Grade) -> str:
 
 # -- the deals `pyramide deal --level / --daily` picks ------------------------------------------
 def pick_deal(level: str | None, seed: int | None, daily: bool, date: str | None, rules: Rules | None,
-              code_given: bool) -> tuple[Deal, str | None, str | None]:
+              code_given: bool) -> tuple[Deal, Level | None, str | None]:
     """``(deal, level, daily date)`` for ``deal --level L [--seed S]`` or ``deal --daily [--date D]``."""
     from ..analysis.grade import DAILY_LEVEL, GradeError, LevelSearchError, daily_deal, find_level_deal, parse_date, parse_level
     from ..analysis.grade import random_start, seed_start
@@ -135,11 +136,11 @@ def pick_deal(level: str | None, seed: int | None, daily: bool, date: str | None
     try:
         if daily:
             found: LevelDeal = daily_deal(today() if date is None else parse_date(date), chosen_rules)
-            return found.deal, DAILY_LEVEL.value, found.daily
+            return found.deal, DAILY_LEVEL, found.daily
         wanted = parse_level(level or "")
         start = random_start() if seed is None else seed_start(seed)
         found = find_level_deal(wanted, chosen_rules, start)
-        return found.deal, wanted.value, None
+        return found.deal, wanted, None
     except LevelSearchError as error:
         raise CommandError(str(error), ExitStatus.SEARCH_LIMIT) from None
     except GradeError as error:
@@ -153,9 +154,9 @@ def today() -> Any:
     return datetime.date.today()
 
 
-def pick_text(level: str, daily: str | None) -> str:
+def pick_text(level: Level, daily: str | None) -> str:
     """The line ``deal`` prints under the code for a level or daily deal."""
     if daily is not None:
         return f"The daily deal of {daily} (a Medium deal, proven winnable)"
-    article = "An" if level[0] in "aeiou" else "A"
-    return f"{article} {level.capitalize()} deal, proven winnable"
+    article = "An" if level.value[0] in "aeiou" else "A"
+    return f"{article} {level.label} deal, proven winnable"

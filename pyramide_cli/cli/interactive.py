@@ -15,7 +15,6 @@ the last line to its end, each pause counted up to ten minutes; nothing once the
 
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -24,8 +23,8 @@ from ..storage.files import LockTimeoutError
 from ..engine.game import Game
 from ..engine.errors import MoveSyntaxError
 from .render import Style, card_name, render_board
-from ..storage.session import PlayResult, Stopwatch, describe, play_words, refusal_line
-from .common import echo, extras_of, say_error
+from ..storage.session import PlayResult, Stopwatch, play_words, refusal_line
+from .common import echo, extras_of, print_steps, say_error
 
 QUIT_WORDS = ("quit", "q", "exit")
 HELP_WORDS = ("help", "?", "h")
@@ -47,14 +46,10 @@ Every action is saved at once: quit any time and `pyramide play FILE` to go on."
 
 
 def hint_text(game: Game) -> str:
-    """The hint for the game, from ``pyramide_cli.analysis.hint.hint_for(game)`` once the solver provides it."""
-    try:
-        module = importlib.import_module("pyramide_cli.analysis.hint")
-    except ModuleNotFoundError as error:
-        if error.name != "pyramide_cli.analysis.hint":
-            raise
-        return "hint not available yet: this version of pyramide has no solver"
-    return str(module.hint_for(game))
+    """The hint for the game (the solver is imported on the first ``hint``, not at start-up)."""
+    from ..analysis.hint import hint_for
+
+    return str(hint_for(game))
 
 
 def _lines(stream: IO[str], interactive: bool) -> Any:
@@ -129,8 +124,7 @@ def run_session(
             if not json_output and (interactive or not quiet):
                 if result.changed_elsewhere and interactive:
                     echo("(the file was played by another process meanwhile; its moves are included)")
-                for step in result.steps:
-                    echo(f"{step.text}: {describe(step, name)}")
+                print_steps(result, style)
             if interactive:
                 show()
                 if result.refused is not None:

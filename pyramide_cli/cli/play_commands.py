@@ -8,13 +8,13 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from .render import Style, card_name, game_state, render_board
-from ..storage.session import PlayResult, Step, describe, play_words, refusal_line
+from ..storage.session import PlayResult, Step, play_words, refusal_line
 from .app import app
 from .common import (
-    AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of,
+    AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, print_steps,
     reporting, say_error, usage_error,
 )
+from .render import Style, card_name, game_state, render_board
 from .exit_codes import ExitStatus
 
 PLAY_HELP = """Play taps and moves on a save file (R11-R15).
@@ -78,12 +78,6 @@ def play_document(path: Path, results: list[PlayResult], last: PlayResult | None
     if last is not None:
         document["state"] = game_state(last.game, extras_of(last.data))
     return document
-
-
-def print_steps(result: PlayResult, style: Style) -> None:
-    name = (lambda card: card_name(card, style))
-    for step in result.steps:
-        echo(f"{step.text}: {describe(step, name)}")
 
 
 @app.command(help=PLAY_HELP, short_help="Play taps and moves: arguments, stdin or an interactive prompt.", no_args_is_help=True)

@@ -25,6 +25,8 @@ from typing import IO, Any
 
 from ..engine.cards import Card
 from ..engine.game import Game
+from ..engine.level import Level
+from ..engine.moves import NO_MORE_MOVES
 from ..engine.position import Outcome, Position
 
 CELL = 6
@@ -38,7 +40,6 @@ _REVERSE = "7"
 _BOLD = "1"
 _SYMBOLS = "♣♦♥♠·—"
 WON_MESSAGE = "You won: the pyramid is cleared"
-NO_MORE_MOVES_MESSAGE = "No more moves possible"
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class Extras:
     """What a save adds to a game: time played (R19), level and daily date (issue 5)."""
 
     time_played: float = 0.0
-    level: str | None = None
+    level: Level | None = None
     daily: str | None = None
 
 
@@ -191,7 +192,7 @@ def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
     if extras.daily:
         parts.append(f"daily deal of {extras.daily}")
     if extras.level:
-        parts.append(f"level {extras.level}")
+        parts.append(f"level {extras.level.value}")
     parts += [
         f"score {game.score}",
         f"moves {game.move_count}",
@@ -216,7 +217,7 @@ def render_board(game: Game, style: Style = Style(), extras: Extras = Extras(), 
     if game.outcome is Outcome.WON:
         lines.append(" " + _paint(WON_MESSAGE, style, _BOLD))
     elif game.outcome is Outcome.LOST:
-        lines.append(" " + _paint(NO_MORE_MOVES_MESSAGE, style, _BOLD))
+        lines.append(" " + _paint(NO_MORE_MOVES, style, _BOLD))
     return "\n".join(lines)
 
 
@@ -255,7 +256,7 @@ def game_state(game: Game, extras: Extras = Extras(), reveal: bool = False) -> d
         "cards_removed": position.cards_removed,
         "undo_available": game.undo_depth,
         "time_played": round(extras.time_played, 1),
-        "level": extras.level,
+        "level": None if extras.level is None else extras.level.value,
         "daily": extras.daily,
         "history": [str(move) for move in game.history],
     }

@@ -8,8 +8,9 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..engine.game import Game
+from ..engine.position import Outcome
+from ..storage.save import Replay, SaveData, read_save, replay as replay_save
 from .render import Style, game_state, render_board
-from ..storage.save import STATUSES, Replay, SaveData, read_save, replay as replay_save
 from .app import app
 from .common import (
     AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, reporting, say_error,
@@ -36,11 +37,11 @@ Exit: 0 agrees, 1 divergence or --expect not met, 2 bad option, 4 bad save file,
 """
 
 
-def _expectations(game: Game, expect: str | None, expect_score: int | None) -> list[dict[str, Any]]:
+def _expectations(game: Game, expect: Outcome | None, expect_score: int | None) -> list[dict[str, Any]]:
     checks = []
     if expect is not None:
-        actual = game.outcome.value
-        checks.append({"check": "status", "expected": expect, "actual": actual, "ok": actual == expect})
+        actual = game.outcome
+        checks.append({"check": "status", "expected": expect.value, "actual": actual.value, "ok": actual is expect})
     if expect_score is not None:
         checks.append({"check": "score", "expected": expect_score, "actual": game.score, "ok": game.score == expect_score})
     return checks
@@ -48,20 +49,14 @@ def _expectations(game: Game, expect: str | None, expect_score: int | None) -> l
 
 def _prefix_game(data: SaveData, actions: int) -> Game:
     """The game after the first ``actions`` entries of the history (stopping at an illegal one)."""
-    game = Game(data.deal_object(), data.assist)
-    for move in data.history[:actions]:
-        if game.refusal(move) is not None:
-            break
-        game.apply(move)
-    return game
+    return Game.walk(data.deal_object(), data.history[:actions], data.assist).game
 
 
 def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, Any]]:
     """Every position of the replay: printed at once in text mode, returned for JSON."""
-    game = Game(data.deal_object(), data.assist)
     documents = []
 
-    def emit(number: int, move: str | None) -> None:
+    def emit(number: int, move: str | None, game: Game) -> None:
         if json_output:
             state = game_state(game)
             del state["history"]
@@ -71,13 +66,18 @@ def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, An
             echo(render_board(game, style))
             echo()
 
-    emit(0, None)
-    for number, move in enumerate(data.history, start=1):
-        if game.refusal(move) is not None:
-            break
-        game.apply(move)
-        emit(number, str(move))
+    deal = data.deal_object()
+    emit(0, None, Game(deal, data.assist))
+    Game.walk(deal, data.history, data.assist, each=lambda number, move, game: emit(number, str(move), game))
     return documents
+
+
+def _outcome(text: str) -> Outcome:
+    """The outcome ``--expect`` names (any case); a usage error listing them otherwise."""
+    for outcome in Outcome:
+        if outcome.value == text.lower():
+            return outcome
+    raise usage_error(f"--expect {text!r}: expected one of {', '.join(outcome.value for outcome in Outcome)}")
 
 
 def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, Any]]) -> str:
@@ -107,14 +107,12 @@ def replay(
     path = Path(file)
     style = board_style(ascii, french)
     with reporting(json_output):
-        if expect is not None and expect.lower() not in STATUSES:
-            raise usage_error(f"--expect {expect!r}: expected one of {', '.join(STATUSES)}")
-        expect = None if expect is None else expect.lower()
+        expected = None if expect is None else _outcome(expect)
         data = read_save(path)
         if upto is not None and not 0 <= upto <= len(data.history):
             raise usage_error(f"--upto {upto}: the history has {len(data.history)} actions (0 to {len(data.history)})")
         result = replay_save(data)
-        checks = _expectations(result.game, expect, expect_score)
+        checks = _expectations(result.game, expected, expect_score)
         shown = result.game if upto is None else _prefix_game(data, upto)
         steps = _steps(data, style, json_output) if step else []
         failures = [divergence.message for divergence in result.divergences]

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..storage.files import FileAccessError, SaveLock
+from ..storage.files import SaveLock
 from .app import app
 from .common import CommandError, JsonOption, echo, emit_json, reporting, usage_error
 from .exit_codes import ExitStatus
@@ -94,7 +94,7 @@ def solve(
     with reporting(json_output):
         limits = _limits(max_states, timeout)
         from ..solver import Verdict, solve as run_solver
-        from .deal_commands import load_target
+        from .targets import load_target
 
         game, data, source = load_target(target)
         result = run_solver(game, optimal=optimal, limits=limits)
@@ -133,13 +133,13 @@ def _verdict_message(result) -> str:
 
 def _write_solution(path: Path, game, data, solution, force: bool) -> str:
     from ..storage.save import SaveData, write_save
+    from .targets import refuse_existing
 
     for move in solution:
         game.apply(move)
     saved = SaveData.from_game(game, data)
     with SaveLock(path):
-        if not force and (path.exists() or path.is_symlink()):
-            raise FileAccessError(f"{str(path)!r} already exists: add --force to overwrite it, or name another file with -o")
+        refuse_existing(path, force)
         write_save(path, saved)
     return str(path)
 
@@ -153,7 +153,7 @@ def hint(
     with reporting(json_output):
         from ..analysis.hint import HINT_LIMITS, hint_for
         from ..solver import SolveLimits
-        from .deal_commands import load_target
+        from .targets import load_target
 
         if timeout is not None and not timeout > 0:
             raise usage_error(f"--timeout {timeout}: must be a positive number of seconds")

@@ -111,9 +111,8 @@ class Card(int):
 
 CARDS_READY = False
 CARDS: tuple[Card, ...] = tuple(Card(index) for index in range(52))
-CARDS_READY = True
-DECK = CARDS
 """The 52 cards in deck order: clubs A–K, diamonds A–K, hearts A–K, spades A–K."""
+CARDS_READY = True
 
 
 def parse_card(text: str) -> Card:

@@ -7,6 +7,11 @@ and turns each family into a documented exit status (see ``cli``).  They also su
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # moves.py imports this module
+    from .moves import Refusal
+
 
 class PyramideError(Exception):
     """Base class of every error the project raises on purpose."""
@@ -31,9 +36,9 @@ class MoveSyntaxError(PyramideError, ValueError):
 class IllegalMoveError(PyramideError, ValueError):
     """A well-formed move or tap that the position refuses.
 
-    ``refusal`` is the machine-readable reason (a :class:`pyramide_cli.engine.game.Refusal`).
+    ``refusal`` is the machine-readable reason (a :class:`pyramide_cli.engine.moves.Refusal`).
     """
 
-    def __init__(self, message: str, refusal: object) -> None:
+    def __init__(self, message: str, refusal: Refusal) -> None:
         super().__init__(message)
         self.refusal = refusal

@@ -16,7 +16,7 @@ card stays selected through draws; a selected waste card is unselected once it i
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -55,6 +55,16 @@ class TapResult:
         return self.action is not TapAction.REFUSED
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryWalk:
+    """A history played from its deal: the game after the ``played`` entries that could be played,
+    and why the next one was refused (``refused`` is ``None`` when the whole history was played)."""
+
+    game: Game
+    played: int
+    refused: IllegalMoveError | None
+
+
 class Game:
     """A deal being played.  ``assist`` switches error help (R15) on or off."""
 
@@ -70,13 +80,32 @@ class Game:
     @classmethod
     def replay(cls, deal: Deal, history: Iterable[Move], assist: bool = True) -> Game:
         """The game after playing ``history`` (undos included); raises on the first illegal entry."""
+        walked = cls.walk(deal, history, assist)
+        if walked.refused is not None:
+            raise IllegalMoveError(f"action {walked.played + 1} of the history: {walked.refused}",
+                                   walked.refused.refusal)
+        return walked.game
+
+    @classmethod
+    def walk(cls, deal: Deal, history: Iterable[Move], assist: bool = True,
+             each: Callable[[int, Move, Game], None] | None = None) -> HistoryWalk:
+        """Play ``history`` from the deal up to its first illegal entry: the one replay loop.
+
+        Loading a save, ``replay`` (its check, ``--upto`` and ``--step``) and :meth:`replay` all
+        replay through here, so a history means the same thing everywhere.  ``each(number, move,
+        game)`` is called after every entry played (``number`` counts from 1).
+        """
         game = cls(deal, assist)
-        for number, move in enumerate(history, start=1):
+        played = 0
+        for move in history:
             try:
                 game.apply(move)
             except IllegalMoveError as error:
-                raise IllegalMoveError(f"action {number} of the history: {error}", error.refusal) from None
-        return game
+                return HistoryWalk(game, played, error)
+            played += 1
+            if each is not None:
+                each(played, move, game)
+        return HistoryWalk(game, played, None)
 
     # -- reading ------------------------------------------------------------------------------
     @property

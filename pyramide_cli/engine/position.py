@@ -311,9 +311,6 @@ class Position:
                 return True
         return False
 
-    def is_legal(self, move: Move) -> bool:
-        return self.refusal(move) is None
-
     # -- applying moves -----------------------------------------------------------------------
     def apply(self, move: Move) -> Position:
         """The position after ``move``; raises :class:`IllegalMoveError` with the reason if illegal."""

@@ -201,5 +201,3 @@ class Rules:
     def __str__(self) -> str:
         return self.name
 
-
-DEFAULT_RULES = Rules.preset("N")

@@ -26,10 +26,6 @@ UNITS: tuple[int, ...] = tuple(0 if value in (0, KING) else 1 << (FIELD_BITS * (
 """``UNITS[value] == unit(value)``, for the inner loops."""
 
 
-def count_of(counts: int, value: int) -> int:
-    return counts >> (FIELD_BITS * (value - 1)) & FIELD_MASK
-
-
 def total_count(counts: int) -> int:
     return sum(counts >> (FIELD_BITS * k) & FIELD_MASK for k in range(12))
 

@@ -33,21 +33,24 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from enum import Enum
+from typing import Any, TypeVar
 
 from ..engine.cards import Card, parse_card
 from ..engine.deal import Deal
-from ..engine.errors import CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError
+from ..engine.errors import CardError, DealCodeError, MoveSyntaxError, PyramideError, RulesError
 from .files import atomic_write, read_text
 from ..engine.game import Game
+from ..engine.level import Level
 from ..engine.moves import Move
+from ..engine.position import Outcome
 from ..engine.rules import Rules
+
+EnumType = TypeVar("EnumType", bound=Enum)
 
 FORMAT_KEY = "pyramide-save"
 FORMAT_VERSION = 1
 LAYOUT_KEY = "pyramide-layout"
-STATUSES = ("playing", "won", "lost")
-LEVELS = ("easy", "medium", "hard", "expert")
 REQUIRED_KEYS = (FORMAT_KEY, "deal", "status", "score", "moves", "history")
 KNOWN_KEYS = (
     FORMAT_KEY, "deal", "rules", "status", "score", "moves", "time_played", "selected", "assist",
@@ -155,27 +158,27 @@ class SaveData:
     history: tuple[Move, ...]
     score: int
     moves: int
-    status: str
+    status: Outcome
     rules: str = "N"
     time_played: float = 0.0
     selected: Card | None = None
     assist: bool = True
-    level: str | None = None
+    level: Level | None = None
     daily: str | None = None
     header: str = field(default=HEADER, compare=False)
 
     @classmethod
-    def new(cls, deal: Deal, assist: bool = True, level: str | None = None, daily: str | None = None) -> SaveData:
+    def new(cls, deal: Deal, assist: bool = True, level: Level | None = None, daily: str | None = None) -> SaveData:
         """The save of a game not yet started."""
         return cls.from_game(Game(deal, assist), base=None, level=level, daily=daily)
 
     @classmethod
     def from_game(
         cls, game: Game, base: SaveData | None, time_played: float | None = None,
-        level: str | None = None, daily: str | None = None,
+        level: Level | None = None, daily: str | None = None,
     ) -> SaveData:
         """The save of ``game``; settings not held by the game (time, level, …) come from ``base``."""
-        previous = base or cls(deal="", history=(), score=0, moves=0, status="playing",
+        previous = base or cls(deal="", history=(), score=0, moves=0, status=Outcome.PLAYING,
                                assist=game.assist, level=level, daily=daily)
         return replace(
             previous,
@@ -184,7 +187,7 @@ class SaveData:
             history=tuple(game.history),
             score=game.score,
             moves=game.move_count,
-            status=game.outcome.value,
+            status=game.outcome,
             selected=game.selected,
             time_played=previous.time_played if time_played is None else round(time_played, 1),
         )
@@ -195,7 +198,7 @@ class SaveData:
             FORMAT_KEY: FORMAT_VERSION,
             "deal": self.deal,
             "rules": self.rules,
-            "status": self.status,
+            "status": self.status.value,
             "score": self.score,
             "moves": self.moves,
             "time_played": round(float(self.time_played), 1),
@@ -203,7 +206,7 @@ class SaveData:
             "assist": self.assist,
         }
         if self.level is not None:
-            document["level"] = self.level
+            document["level"] = self.level.value
         if self.daily is not None:
             document["daily"] = self.daily
         document["history"] = [str(move) for move in self.history]
@@ -304,9 +307,7 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
         except MoveSyntaxError as error:
             raise SaveFileError(f"{source}: history: action {number}: {error}", "history") from None
 
-    status = document["status"]
-    if status not in STATUSES:
-        raise SaveFileError(f"{source}: status: expected one of {', '.join(STATUSES)}, found {status!r}", "status")
+    status = _enum_value(document["status"], Outcome, "status", source)
 
     time_played = document.get("time_played", 0.0)
     if (isinstance(time_played, bool) or not isinstance(time_played, (int, float))
@@ -321,9 +322,8 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     if not isinstance(assist, bool):
         raise SaveFileError(f"{source}: assist: expected true or false, found {assist!r}", "assist")
 
-    level = document.get("level")
-    if level is not None and level not in LEVELS:
-        raise SaveFileError(f"{source}: level: expected one of {', '.join(LEVELS)}, found {level!r}", "level")
+    level_value = document.get("level")
+    level = None if level_value is None else _enum_value(level_value, Level, "level", source)
 
     daily = _daily_date(document.get("daily"), source)
     return SaveData(
@@ -332,6 +332,15 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
         time_played=float(time_played), selected=selected, assist=assist, level=level, daily=daily,
         header=header,
     )
+
+
+def _enum_value(value: object, kind: type[EnumType], key: str, source: str) -> EnumType:
+    """The member of ``kind`` whose value is ``value`` (exactly: no case folding, no numbers)."""
+    for member in kind:
+        if isinstance(value, str) and member.value == value:
+            return member
+    expected = ", ".join(member.value for member in kind)
+    raise SaveFileError(f"{source}: {key}: expected one of {expected}, found {value!r}", key)
 
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -379,20 +388,20 @@ def replay(data: SaveData) -> Replay:
 
     An illegal history entry stops the replay there (the game is the one before it).
     """
-    game = Game(data.deal_object(), data.assist)
-    for number, move in enumerate(data.history, start=1):
-        try:
-            game.apply(move)
-        except IllegalMoveError as error:
-            return Replay(game, [Divergence(
-                "history", str(move), None,
-                f"history: action {number} ({move}) cannot be played after the {number - 1} before it: "
-                f"{error.refusal.message[0].lower()}{error.refusal.message[1:]}", number)])
+    walked = Game.walk(data.deal_object(), data.history, data.assist)
+    game = walked.game
+    if walked.refused is not None:
+        number = walked.played + 1
+        move, message = data.history[walked.played], walked.refused.refusal.message
+        return Replay(game, [Divergence(
+            "history", str(move), None,
+            f"history: action {number} ({move}) cannot be played after the {number - 1} before it: "
+            f"{message[0].lower()}{message[1:]}", number)])
     found = []
     for name, recorded, replayed in (
         ("score", data.score, game.score),
         ("moves", data.moves, game.move_count),
-        ("status", data.status, game.outcome.value),
+        ("status", data.status.value, game.outcome.value),
     ):
         if recorded != replayed:
             found.append(Divergence(name, recorded, replayed,
