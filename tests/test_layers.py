@@ -16,9 +16,10 @@ ALLOWED = {
     "engine": {"engine"},
     "solver": {"engine", "solver"},
     "storage": {"engine", "storage"},
+    "i18n": {"engine", "i18n"},
     "analysis": {"engine", "solver", "storage", "analysis"},
-    "bots": {"engine", "solver", "storage", "analysis", "bots"},
-    "cli": {"engine", "solver", "storage", "analysis", "bots", "cli", "(top)"},
+    "bots": {"engine", "solver", "storage", "analysis", "bots", "i18n"},
+    "cli": {"engine", "solver", "storage", "analysis", "bots", "i18n", "cli", "(top)"},
 }
 """What each folder may import.  The top of the package (the public API) and ``__main__`` may import anything."""
 
