@@ -270,11 +270,12 @@ def test_replay_rebuilds_the_same_game_and_names_a_bad_entry():
         Game.replay(game.deal, [Move.parse("KD"), Move.parse("7C+7S")])
 
 
-def test_legal_moves_of_a_game_include_undo_when_possible():
+def test_legal_moves_of_a_game_are_the_positions_and_undo_is_apart():
     game = Game(r24_deal())
-    assert UNDO not in game.legal_moves()
-    game.apply(DRAW)
-    assert UNDO in game.legal_moves()
+    assert not game.can_undo and game.refusal(UNDO) is Refusal.NOTHING_TO_UNDO
+    game.push(DRAW)
+    assert UNDO not in game.legal_moves and list(game.legal_moves) == game.position.legal_moves()
+    assert game.can_undo and game.refusal(UNDO) is None
 
 
 def test_no_more_moves_message_text():

@@ -23,13 +23,19 @@ from cli_support import WON_N_CODE, WON_N_LINE, game_of, save_text
 CODE = "PY1-N-AAAAAAS"  # deal 18: row 7 is 5D KC 2S JH 3D 10H AS, waste 10C
 
 
+def format_1_text(text: str) -> str:
+    """A format-2 save's text as format 1 wrote it (no termination, no hints)."""
+    lines = [line for line in text.splitlines() if not line.startswith(("termination:", "hints:"))]
+    return "\n".join(lines).replace(f"pyramide-save: {FORMAT_VERSION}", "pyramide-save: 1") + "\n"
+
+
 def test_new_save_text_starts_with_the_format_version_and_reads_back() -> None:
     data = SaveData.new(Deal.from_code(CODE))
     text = data.to_text()
     keys = [line.split(":")[0] for line in text.splitlines() if line and not line.startswith("#")]
     assert keys[0] == "pyramide-save"
-    assert keys == ["pyramide-save", "deal", "rules", "status", "score", "moves", "time_played", "selected",
-                    "assist", "history"]
+    assert keys == ["pyramide-save", "deal", "rules", "status", "termination", "score", "moves", "time_played",
+                    "hints", "selected", "assist", "history"]
     again = parse_save(text)
     assert again == data
     assert again.history == () and again.status == "playing" and again.selected is None
@@ -104,7 +110,7 @@ def test_bad_optional_or_unknown_fields_are_named(line: str, field: str, words: 
     ("history: []", "history: [KC, 10C-3S]", "history", "action 2"),
     ("history: []", "history: [KC, 42]", "history", "action 2 is 42"),
     ("history: []", "history: KC", "history", "list of moves"),
-    ("pyramide-save: 1", "pyramide-save: one", "pyramide-save", "whole number"),
+    ("pyramide-save: 2", "pyramide-save: one", "pyramide-save", "whole number"),
 ])
 def test_wrong_types_and_values_are_bad_files_naming_the_field(replace_from: str, replace_to: str, field: str,
                                                                words: str) -> None:
@@ -154,11 +160,11 @@ def test_a_truncated_file_is_refused() -> None:
 
 
 def test_a_newer_format_is_refused_and_an_unknown_older_one_too() -> None:
-    newer = save_text(CODE).replace("pyramide-save: 1", f"pyramide-save: {FORMAT_VERSION + 1}")
+    newer = save_text(CODE).replace(f"pyramide-save: {FORMAT_VERSION}", f"pyramide-save: {FORMAT_VERSION + 1}")
     with pytest.raises(SaveFileError, match="newer pyramide"):
         parse_save(newer)
     with pytest.raises(SaveFileError, match="unknown save format 0"):
-        parse_save(save_text(CODE).replace("pyramide-save: 1", "pyramide-save: 0"))
+        parse_save(save_text(CODE).replace(f"pyramide-save: {FORMAT_VERSION}", "pyramide-save: 0"))
 
 
 def test_migrations_chain_up_to_the_current_format(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -169,7 +175,7 @@ def test_migrations_chain_up_to_the_current_format(monkeypatch: pytest.MonkeyPat
         return document
 
     monkeypatch.setitem(save.MIGRATIONS, 0, from_zero)
-    old = save_text(CODE, "KC").replace("pyramide-save: 1", "pyramide-save: 0").replace("moves:", "counter:")
+    old = format_1_text(save_text(CODE, "KC")).replace("pyramide-save: 1", "pyramide-save: 0").replace("moves:", "counter:")
     assert parse_save(old).moves == 1
 
 
@@ -208,7 +214,7 @@ def test_write_keeps_the_leading_comments_of_a_file(tmp_path) -> None:
     saved.game.apply(Move.parse("KC"))
     write_save(path, saved.updated(saved.game))
     text = path.read_text(encoding="utf-8")
-    assert text.startswith("# my favourite deal\npyramide-save: 1\n")
+    assert text.startswith("# my favourite deal\npyramide-save: 2\n")
     assert load_game(path).data.history == (Move.parse("KC"),)
 
 

@@ -8,8 +8,9 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..engine.game import Game
+from ..engine.position import Outcome
 from .render import Style, game_state, render_board
-from ..storage.save import STATUSES, Replay, SaveData, read_save, replay as replay_save
+from ..storage.save import STATUSES, TERMINATIONS, Replay, SaveData, read_save, replay as replay_save
 from .app import app
 from .common import (
     AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, reporting, say_error,
@@ -18,7 +19,7 @@ from .common import (
 from .exit_codes import ExitStatus
 
 REPLAY_HELP = """Re-play a save file's history from its deal code and check the recorded score, move
-counter, status and selection against it.
+counter, status, termination and selection against it.
 
 Exit 0 when everything agrees (and every --expect holds); exit 1 naming the first divergence,
 e.g. an action the rules refuse or a score the history does not give.  Made for CI: a recorded
@@ -28,6 +29,7 @@ game of a known deal is a regression test of the engine.
 Examples:
   pyramide replay g.yaml
   pyramide replay examples/won-n.yaml --expect won --expect-score 280
+  pyramide replay examples/stuck-n.yaml --expect dead   # lost: no card can ever be removed again
   pyramide replay g.yaml --upto 0                # the board as dealt
   pyramide replay g.yaml --upto 5                # the board after the first 5 actions
   pyramide replay g.yaml --step --ascii          # every position, one after the other
@@ -36,11 +38,20 @@ Exit: 0 agrees, 1 divergence or --expect not met, 2 bad option, 4 bad save file,
 """
 
 
+EXPECTABLE = STATUSES + TERMINATIONS
+"""``--expect`` takes a status (``lost``) or, more precisely, a termination (``dead``)."""
+
+
 def _expectations(game: Game, expect: str | None, expect_score: int | None) -> list[dict[str, Any]]:
     checks = []
     if expect is not None:
-        actual = game.outcome.value
-        checks.append({"check": "status", "expected": expect, "actual": actual, "ok": actual == expect})
+        if expect in STATUSES:
+            actual = game.outcome.value
+            checks.append({"check": "status", "expected": expect, "actual": actual, "ok": actual == expect})
+        else:
+            termination = None if game.termination is None else game.termination.value
+            checks.append({"check": "termination", "expected": expect, "actual": termination,
+                           "ok": termination == expect})
     if expect_score is not None:
         checks.append({"check": "score", "expected": expect_score, "actual": game.score, "ok": game.score == expect_score})
     return checks
@@ -48,7 +59,7 @@ def _expectations(game: Game, expect: str | None, expect_score: int | None) -> l
 
 def _prefix_game(data: SaveData, actions: int) -> Game:
     """The game after the first ``actions`` entries of the history (stopping at an illegal one)."""
-    game = Game(data.deal_object(), data.assist)
+    game = data.new_game()
     for move in data.history[:actions]:
         if game.refusal(move) is not None:
             break
@@ -58,7 +69,7 @@ def _prefix_game(data: SaveData, actions: int) -> Game:
 
 def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, Any]]:
     """Every position of the replay: printed at once in text mode, returned for JSON."""
-    game = Game(data.deal_object(), data.assist)
+    game = data.new_game()
     documents = []
 
     def emit(number: int, move: str | None) -> None:
@@ -83,10 +94,15 @@ def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, An
 def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, Any]]) -> str:
     game = result.game
     verdict = "agrees with the file" if result.first is None else "DIVERGES from the file"
+    lost = game.outcome is Outcome.LOST and game.termination is not None
+    ending = f"lost ({game.termination.value})" if lost else game.outcome.value
     lines = [
         f"replay {path}: {len(data.history)} actions, score {game.score}, moves {game.move_count}, "
-        f"{game.outcome.value}: {verdict}"
+        f"{ending}: {verdict}"
     ]
+    if data.format == 1:
+        lines.append("  save format 1: replayed by its own end rule (draws and recycles stay legal at a dead "
+                     "position), reported by today's")
     lines += [f"  {divergence.message}" for divergence in result.divergences]
     for check in checks:
         lines.append(f"  expect {check['check']} {check['expected']}: {'ok' if check['ok'] else 'FAILED, got ' + str(check['actual'])}")
@@ -96,7 +112,7 @@ def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, A
 @app.command(help=REPLAY_HELP, short_help="Replay a save from its deal code; check score, moves and status.", no_args_is_help=True)
 def replay(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The save file to check.", show_default=False)],
-    expect: Annotated[Optional[str], typer.Option("--expect", metavar="won|lost|playing", help="Fail (exit 1) unless the replayed game has this status.", show_default=False)] = None,
+    expect: Annotated[Optional[str], typer.Option("--expect", metavar="STATUS", help="Fail (exit 1) unless the replayed game has this status (won, lost, playing) or termination (cleared, no-moves, dead, resigned).", show_default=False)] = None,
     expect_score: Annotated[Optional[int], typer.Option("--expect-score", metavar="N", help="Fail (exit 1) unless the replayed score is N.", show_default=False)] = None,
     step: Annotated[bool, typer.Option("--step", help="Print every position of the replay.")] = False,
     upto: Annotated[Optional[int], typer.Option("--upto", metavar="N", help="Show the position after the first N actions.", show_default=False)] = None,
@@ -107,8 +123,8 @@ def replay(
     path = Path(file)
     style = board_style(ascii, french)
     with reporting(json_output):
-        if expect is not None and expect.lower() not in STATUSES:
-            raise usage_error(f"--expect {expect!r}: expected one of {', '.join(STATUSES)}")
+        if expect is not None and expect.lower() not in EXPECTABLE:
+            raise usage_error(f"--expect {expect!r}: expected one of {', '.join(EXPECTABLE)}")
         expect = None if expect is None else expect.lower()
         data = read_save(path)
         if upto is not None and not 0 <= upto <= len(data.history):
@@ -148,6 +164,8 @@ def _document(path: Path, data: SaveData, result: Replay, checks: list[dict[str,
         "score": game.score,
         "moves": game.move_count,
         "status": game.outcome.value,
+        "termination": None if game.termination is None else game.termination.value,
+        "format": data.format,
         "agrees": result.first is None,
         "divergence": None if result.first is None else _divergence(result.first),
         "divergences": [_divergence(divergence) for divergence in result.divergences],
