@@ -146,3 +146,20 @@ def test_session_words_as_arguments_are_usage_errors(tmp_path: Path, word: str) 
     outcome = invoke("play", str(path), "KC", word)
     assert outcome.status == 2 and "works in a play session" in outcome.stderr
     assert path.read_bytes() == before
+
+
+def test_resign_ends_the_game_and_the_file_says_so(tmp_path: Path) -> None:
+    path = make_save(tmp_path, CODE, "KC")
+    outcome = invoke("play", str(path), "resign", "--json")
+    document = outcome.json()
+    assert outcome.status == 0 and document["schema"] == 2
+    assert (document["state"]["status"], document["state"]["termination"]) == ("lost", "resigned")
+    assert document["state"]["legal_moves"] == [] and document["state"]["undo_available"] == 0
+    saved = load_game(path)
+    assert (saved.data.status, saved.data.termination) == ("lost", "resigned")
+    refused = invoke("play", str(path), "undo")
+    assert refused.status == 3 and "The game is over" in refused.stderr
+    shown = invoke("show", str(path), "--ascii")
+    assert "You resigned: the game is lost" in shown.stdout and "| lost" in shown.stdout
+    assert invoke("replay", str(path), "--expect", "resigned").status == 0
+    assert invoke("replay", str(path), "--expect", "dead").status == 1

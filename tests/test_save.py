@@ -224,3 +224,61 @@ def test_daily_reads_a_plain_or_quoted_date(written: str) -> None:
     assert data.daily == datetime.date(2026, 2, 28).isoformat()
     with pytest.raises(SaveFileError, match="YYYY-MM-DD"):
         parse_save(save_text(CODE).replace("history:", "daily: 2026-02-30\nhistory:"))
+
+
+# -- format 2: termination, hints, resign; format 1 still read (contract 2) -----------------------
+
+
+def test_termination_and_hints_are_recorded_and_checked() -> None:
+    text = save_text(CODE, "KC", "resign")
+    assert "status: lost\ntermination: resigned\n" in text and "hints: 0\n" in text
+    data = parse_save(text)
+    assert data.termination == "resigned" and game_from_save(data).is_over
+    with_hints = parse_save(text.replace("hints: 0", "hints: 3"))
+    assert with_hints.hints == 3 and parse_save(with_hints.to_text()) == with_hints
+    wrong = parse_save(save_text(CODE, "KC", termination="dead"))
+    with pytest.raises(SaveFileError, match="termination: the file says dead but its history gives null") as caught:
+        game_from_save(wrong)
+    assert caught.value.field == "termination"
+    unchecked = parse_save("\n".join(line for line in save_text(CODE, "KC").splitlines()
+                                     if not line.startswith(("termination", "hints"))))
+    assert unchecked.hints == 0 and game_from_save(unchecked).score == 10  # both keys are optional
+
+
+@pytest.mark.parametrize("line, words", [
+    ("termination: finished", "termination: expected null"),
+    ("hints: -1", "hints: expected a whole number"),
+    ("hints: many", "hints: expected a whole number"),
+])
+def test_bad_termination_and_hints_values(line: str, words: str) -> None:
+    key = line.split(":")[0]
+    text = "\n".join(line if item.startswith(f"{key}:") else item for item in save_text(CODE).splitlines())
+    with pytest.raises(SaveFileError, match=words):
+        parse_save(text)
+
+
+def test_nothing_may_follow_a_resignation() -> None:
+    data = parse_save(save_text(CODE, "KC", "resign").replace("history: [KC, resign]", "history: [KC, resign, draw]"))
+    result = replay(data)
+    assert result.first is not None and result.first.action == 3 and "the game is over" in result.first.message
+
+
+def test_a_format_1_file_loads_and_is_written_back_as_format_2_once_it_changes(tmp_path) -> None:
+    path = tmp_path / "old.yaml"
+    old_text = format_1_text(save_text(CODE, "KC", "draw"))
+    path.write_text(old_text, encoding="utf-8")
+    data = parse_save(old_text)
+    assert data.format == 1 and "termination" not in data.to_text() and "pyramide-save: 1" in data.to_text()
+    saved = load_game(path)
+    assert saved.data.format == 2 and saved.game.dead_ends  # valid by today's rule: upgradable
+    assert saved.updated(saved.game) == saved.data  # nothing changed: nothing to write
+    saved.game.push("draw")
+    write_save(path, saved.updated(saved.game))
+    again = parse_save(path.read_text(encoding="utf-8"))
+    assert again.format == 2 and again.termination is None and len(again.history) == 3
+
+
+def test_a_format_1_file_may_not_carry_format_2_keys() -> None:
+    text = format_1_text(save_text(CODE)).replace("history:", "hints: 2\nhistory:")
+    with pytest.raises(SaveFileError, match="a format-1 save has no 'hints' key"):
+        parse_save(text)

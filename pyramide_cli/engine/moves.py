@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from .cards import Card, parse_card, pairs_to_thirteen
+from .cards import Card, pairs_to_thirteen, parse_card
 from .errors import CardError, IllegalMoveError, MoveSyntaxError
 
 

@@ -47,12 +47,12 @@ from typing import Any
 from ..engine.cards import Card, parse_card
 from ..engine.deal import Deal
 from ..engine.errors import CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError
-from .files import atomic_write, read_text
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.position import Outcome, Termination
 from ..engine.rules import Rules
 from ..versions import SAVE_FORMAT_VERSION
+from .files import atomic_write, read_text
 
 FORMAT_KEY = "pyramide-save"
 FORMAT_VERSION = SAVE_FORMAT_VERSION
