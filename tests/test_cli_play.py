@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pyramide_cli.engine.position import Outcome, Termination
 from pyramide_cli.storage.save import load_game
 
 from cli_support import WON_N_CODE, WON_N_LINE, invoke, make_save
@@ -146,3 +147,20 @@ def test_session_words_as_arguments_are_usage_errors(tmp_path: Path, word: str) 
     outcome = invoke("play", str(path), "KC", word)
     assert outcome.status == 2 and "works in a play session" in outcome.stderr
     assert path.read_bytes() == before
+
+
+def test_resign_ends_the_game_and_the_file_says_so(tmp_path: Path) -> None:
+    path = make_save(tmp_path, CODE, "KC")
+    outcome = invoke("play", str(path), "resign", "--json")
+    document = outcome.json()
+    assert outcome.status == 0 and document["schema"] == 2
+    assert (document["state"]["status"], document["state"]["termination"]) == ("lost", "resigned")
+    assert document["state"]["legal_moves"] == [] and document["state"]["undo_available"] == 0
+    saved = load_game(path)
+    assert (saved.data.status, saved.data.termination) == (Outcome.LOST, Termination.RESIGNED)
+    refused = invoke("play", str(path), "undo")
+    assert refused.status == 3 and "The game is over" in refused.stderr
+    shown = invoke("show", str(path), "--ascii")
+    assert "You resigned: the game is lost" in shown.stdout and "| lost" in shown.stdout
+    assert invoke("replay", str(path), "--expect", "resigned").status == 0
+    assert invoke("replay", str(path), "--expect", "dead").status == 1

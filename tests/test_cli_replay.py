@@ -83,6 +83,6 @@ def test_bad_options(tmp_path: Path, args: list[str], status: int, words: str) -
 def test_bad_and_missing_files(tmp_path: Path) -> None:
     assert invoke("replay", str(tmp_path / "none.yaml")).status == 5
     path = make_save(tmp_path, CODE)
-    path.write_text(path.read_text().replace("pyramide-save: 1", "pyramide-save: 9"))
+    path.write_text(path.read_text().replace("pyramide-save: 2", "pyramide-save: 9"))
     outcome = invoke("replay", str(path))
     assert outcome.status == 4 and "newer pyramide" in outcome.stderr

@@ -60,7 +60,7 @@ def test_status_3_for_a_refused_tap_and_the_file_keeps_every_byte(tmp_path: Path
     ("pyramide-save: 1\ndeal: [PY1\n", "not valid YAML"),
     (save_text(CODE, "KC", "draw")[:-12], "history"),  # truncated in the middle of the history
     (save_text(CODE).replace("score: 0", "score: zero"), "score: expected a whole number"),
-    (save_text(CODE).replace("pyramide-save: 1", "pyramide-save: 2"), "newer pyramide"),
+    (save_text(CODE).replace("pyramide-save: 2", "pyramide-save: 3"), "newer pyramide"),
     (save_text(CODE).replace("deal: PY1-N-AAAAAAS", "deal: PY1-N-AAAAAA8"), "bad character '8'"),
     (save_text(CODE, "KC").replace("history: [KC]", "history: [KC, 7C+7S]"), "action 2 (7S+7C)"),
 ])

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 from builders import R24_ROWS, build_deal, play, r24_deal
+from cli_support import WON_N_CODE, WON_N_LINE
 
 from pyramide_cli.engine.cards import parse_card
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.errors import IllegalMoveError, MoveSyntaxError
 from pyramide_cli.engine.game import UNDO_LIMIT, Game, TapAction
-from pyramide_cli.engine.moves import DRAW, NO_MORE_MOVES, RECYCLE, UNDO, Move, Refusal
-from pyramide_cli.engine.position import Outcome, Position
+from pyramide_cli.engine.moves import DRAW, NO_MORE_MOVES, RECYCLE, RESIGN, UNDO, Move, Refusal
+from pyramide_cli.engine.position import Outcome, Position, Termination
 from pyramide_cli.engine.rules import Rules
 
 R24_NAMES = " ".join(name for row in R24_ROWS for name in row)
@@ -270,11 +271,12 @@ def test_replay_rebuilds_the_same_game_and_names_a_bad_entry():
         Game.replay(game.deal, [Move.parse("KD"), Move.parse("7C+7S")])
 
 
-def test_legal_moves_of_a_game_include_undo_when_possible():
+def test_legal_moves_of_a_game_are_the_positions_and_undo_is_apart():
     game = Game(r24_deal())
-    assert UNDO not in game.legal_moves()
-    game.apply(DRAW)
-    assert UNDO in game.legal_moves()
+    assert not game.can_undo and game.refusal(UNDO) is Refusal.NOTHING_TO_UNDO
+    game.push(DRAW)
+    assert UNDO not in game.legal_moves and list(game.legal_moves) == game.position.legal_moves()
+    assert game.can_undo and game.refusal(UNDO) is None
 
 
 LOST_O_LINE = ("KH", *["draw"] * 8, "KS", *["draw"] * 8, "QC+AS", "draw", "draw", "draw", "8C+5H", "draw", "draw",
@@ -328,3 +330,100 @@ def test_r18_a_won_game_under_n_scores_280():
     assert game.outcome is Outcome.WON and game.score == 280
     assert game.move_count == len(line)
     assert game.tap("stock").refusal is Refusal.GAME_OVER
+
+
+# -- how a game ends, push/pop and action records (contract 1, issue 10) --------------------------
+
+
+def test_push_returns_a_record_of_points_removed_and_uncovered_cards():
+    game = Game(r24_deal())
+    king = game.push("KD")
+    assert (king.move, king.points, king.removed, king.uncovered) == (Move.parse("KD"), 10, (card("KD"),), ())
+    pair = game.push(Move.parse("10C+3S"))
+    assert pair.points == 20 and set(pair.removed) == {card("10C"), card("3S")}
+    assert pair.uncovered == (card("10S"),)  # 3S and KD lay on 10S
+    assert (pair.score, pair.outcome, pair.termination) == (30, Outcome.PLAYING, None)
+    drawn = game.push(DRAW)
+    assert (drawn.points, drawn.removed, drawn.uncovered) == (0, (), ())
+    undone = game.undo()
+    assert undone.move == UNDO and undone.points == 0 and undone.score == 30
+    assert game.undo().points == -20
+    assert pair.to_dict() == {"move": "10C+3S", "points": 20, "removed": ["10C", "3S"], "uncovered": ["10S"],
+                              "score": 30, "status": "playing", "termination": None}
+
+
+def test_pop_restores_everything_and_is_not_an_action_of_the_game():
+    game = Game(r24_deal())
+    game.push("KD")
+    game.play("10C")  # a selection
+    before = (game.position, list(game.history), game.move_count, game.selected, game.undo_depth)
+    for word in ("draw", "undo", "draw", "resign"):
+        game.push(word)
+    assert game.is_over
+    for expected in ("resign", "draw", "undo", "draw"):
+        assert str(game.pop()) == expected
+    assert (game.position, game.history, game.move_count, game.selected, game.undo_depth) == before
+    assert game.pop() == Move.parse("KD") and game.position == Position.start(game.deal)
+    with pytest.raises(IndexError):
+        game.pop()
+
+
+def test_resigning_ends_the_game_and_every_action_is_refused_after_it():
+    game = play(r24_deal(), "KD", "draw")
+    record = game.resign()
+    assert (record.outcome, record.termination, record.points) == (Outcome.LOST, Termination.RESIGNED, 0)
+    assert game.is_over and game.outcome is Outcome.LOST and game.move_count == 2
+    assert [str(move) for move in game.history] == ["KD", "draw", "resign"]
+    assert not game.legal_moves and len(game.legal_moves) == 0 and game.undo_depth == 0
+    for move in (DRAW, UNDO, RESIGN, Move.parse("10C+3S")):
+        assert game.refusal(move) is Refusal.GAME_OVER
+        with pytest.raises(IllegalMoveError, match="the game is over"):
+            game.push(move)
+    assert game.tap(card("10C")).refusal is Refusal.GAME_OVER
+    assert game.play("stock").refusal is Refusal.GAME_OVER
+    assert Game.replay(game.deal, game.history).termination is Termination.RESIGNED
+
+
+def test_a_won_game_refuses_undo():
+    game = Game.replay(Deal.from_code(WON_N_CODE), [Move.parse(word) for word in WON_N_LINE[:-1]])
+    assert game.can_undo
+    record = game.push(WON_N_LINE[-1])
+    assert (record.outcome, record.termination) == (Outcome.WON, Termination.CLEARED)
+    assert game.refusal(UNDO) is Refusal.GAME_OVER and not game.can_undo
+    assert game.play("undo").refusal is Refusal.GAME_OVER
+
+
+def test_r17_no_moves_ends_a_game_under_o():
+    game = Game(Deal.from_number(5, Rules.preset("O")))
+    while not game.is_over:
+        game.push(game.legal_moves[-1])  # draw whenever it can, else the last removal
+    assert game.termination in (Termination.NO_MOVES, Termination.DEAD, Termination.CLEARED)
+    if game.termination is Termination.NO_MOVES:
+        assert not game.position.legal_moves(dead_ends=False) and game.termination.message == NO_MORE_MOVES
+
+
+def test_legal_moves_is_a_live_view():
+    game = Game(r24_deal())
+    view = game.legal_moves
+    assert Move.parse("KD") in view and view[0] == Move.parse("KD") and len(view) == len(list(view))
+    game.push("KD")
+    assert Move.parse("KD") not in view and "KD" not in repr(view)
+    assert game.legal_moves() == list(game.legal_moves)  # the older method call still works
+
+
+def test_copy_is_independent():
+    game = play(r24_deal(), "KD")
+    clone = game.copy()
+    clone.push("draw")
+    clone.resign()
+    assert game.history == [Move.parse("KD")] and not game.is_over
+    assert clone.pop() == RESIGN and clone.pop() == DRAW and clone.position == game.position
+
+
+def test_a_game_from_a_position_or_a_code():
+    start = Game.from_code("PY1-T-AAAAAAB")
+    assert start.deal == Deal.from_code("PY1-T-AAAAAAB") and start.history == []
+    start.push("draw")
+    later = Game.from_position(start.position)
+    assert later.position == start.position and later.history == [] and later.move_count == 0
+    assert list(later.legal_moves) == list(start.legal_moves)

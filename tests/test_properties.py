@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pyramide_cli.engine.cards import CARDS
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
-from pyramide_cli.engine.moves import DRAW, RECYCLE, UNDO, Move
+from pyramide_cli.engine.moves import DRAW, RECYCLE, UNDO, Move, Refusal
 from pyramide_cli.engine.position import Outcome
 from pyramide_cli.engine.rules import Rules
 
@@ -156,6 +156,11 @@ def test_invariants_along_random_games(deal, choices):
         before, score_before, counter_before = game.position, game.score, game.move_count
         game.apply(legal[choice % len(legal)])
         assert game.move_count == counter_before + 1
+        if game.is_over:  # an ended game refuses undo; pop() still takes the action back
+            assert game.refusal(UNDO) is Refusal.GAME_OVER
+            game.pop()
+            assert (game.position, game.move_count) == (before, counter_before)
+            break
         game.undo()
         assert game.position == before and game.score == score_before
         assert game.move_count == counter_before + 1

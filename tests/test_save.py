@@ -13,7 +13,7 @@ from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
 from pyramide_cli.engine.level import Level
 from pyramide_cli.engine.moves import Move
-from pyramide_cli.engine.position import Outcome
+from pyramide_cli.engine.position import Outcome, Termination
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.storage import save
 from pyramide_cli.storage.save import (
@@ -25,13 +25,19 @@ from cli_support import WON_N_CODE, WON_N_LINE, game_of, save_text
 CODE = "PY1-N-AAAAAAS"  # deal 18: row 7 is 5D KC 2S JH 3D 10H AS, waste 10C
 
 
+def format_1_text(text: str) -> str:
+    """A format-2 save's text as format 1 wrote it (no termination, no hints)."""
+    lines = [line for line in text.splitlines() if not line.startswith(("termination:", "hints:"))]
+    return "\n".join(lines).replace(f"pyramide-save: {FORMAT_VERSION}", "pyramide-save: 1") + "\n"
+
+
 def test_new_save_text_starts_with_the_format_version_and_reads_back() -> None:
     data = SaveData.new(Deal.from_code(CODE))
     text = data.to_text()
     keys = [line.split(":")[0] for line in text.splitlines() if line and not line.startswith("#")]
     assert keys[0] == "pyramide-save"
-    assert keys == ["pyramide-save", "deal", "rules", "status", "score", "moves", "time_played", "selected",
-                    "assist", "history"]
+    assert keys == ["pyramide-save", "deal", "rules", "status", "termination", "score", "moves", "time_played",
+                    "hints", "selected", "assist", "history"]
     again = parse_save(text)
     assert again == data
     assert again.history == () and again.status is Outcome.PLAYING and again.selected is None
@@ -106,7 +112,7 @@ def test_bad_optional_or_unknown_fields_are_named(line: str, field: str, words: 
     ("history: []", "history: [KC, 10C-3S]", "history", "action 2"),
     ("history: []", "history: [KC, 42]", "history", "action 2 is 42"),
     ("history: []", "history: KC", "history", "list of moves"),
-    ("pyramide-save: 1", "pyramide-save: one", "pyramide-save", "whole number"),
+    ("pyramide-save: 2", "pyramide-save: one", "pyramide-save", "whole number"),
 ])
 def test_wrong_types_and_values_are_bad_files_naming_the_field(replace_from: str, replace_to: str, field: str,
                                                                words: str) -> None:
@@ -156,11 +162,11 @@ def test_a_truncated_file_is_refused() -> None:
 
 
 def test_a_newer_format_is_refused_and_an_unknown_older_one_too() -> None:
-    newer = save_text(CODE).replace("pyramide-save: 1", f"pyramide-save: {FORMAT_VERSION + 1}")
+    newer = save_text(CODE).replace(f"pyramide-save: {FORMAT_VERSION}", f"pyramide-save: {FORMAT_VERSION + 1}")
     with pytest.raises(SaveFileError, match="newer pyramide"):
         parse_save(newer)
     with pytest.raises(SaveFileError, match="unknown save format 0"):
-        parse_save(save_text(CODE).replace("pyramide-save: 1", "pyramide-save: 0"))
+        parse_save(save_text(CODE).replace(f"pyramide-save: {FORMAT_VERSION}", "pyramide-save: 0"))
 
 
 def test_migrations_chain_up_to_the_current_format(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -171,7 +177,7 @@ def test_migrations_chain_up_to_the_current_format(monkeypatch: pytest.MonkeyPat
         return document
 
     monkeypatch.setitem(save.MIGRATIONS, 0, from_zero)
-    old = save_text(CODE, "KC").replace("pyramide-save: 1", "pyramide-save: 0").replace("moves:", "counter:")
+    old = format_1_text(save_text(CODE, "KC")).replace("pyramide-save: 1", "pyramide-save: 0").replace("moves:", "counter:")
     assert parse_save(old).moves == 1
 
 
@@ -210,7 +216,7 @@ def test_write_keeps_the_leading_comments_of_a_file(tmp_path) -> None:
     saved.game.apply(Move.parse("KC"))
     write_save(path, saved.updated(saved.game))
     text = path.read_text(encoding="utf-8")
-    assert text.startswith("# my favourite deal\npyramide-save: 1\n")
+    assert text.startswith("# my favourite deal\npyramide-save: 2\n")
     assert load_game(path).data.history == (Move.parse("KC"),)
 
 
@@ -220,3 +226,61 @@ def test_daily_reads_a_plain_or_quoted_date(written: str) -> None:
     assert data.daily == datetime.date(2026, 2, 28).isoformat()
     with pytest.raises(SaveFileError, match="YYYY-MM-DD"):
         parse_save(save_text(CODE).replace("history:", "daily: 2026-02-30\nhistory:"))
+
+
+# -- format 2: termination, hints, resign; format 1 still read (contract 2) -----------------------
+
+
+def test_termination_and_hints_are_recorded_and_checked() -> None:
+    text = save_text(CODE, "KC", "resign")
+    assert "status: lost\ntermination: resigned\n" in text and "hints: 0\n" in text
+    data = parse_save(text)
+    assert data.termination is Termination.RESIGNED and game_from_save(data).is_over
+    with_hints = parse_save(text.replace("hints: 0", "hints: 3"))
+    assert with_hints.hints == 3 and parse_save(with_hints.to_text()) == with_hints
+    wrong = parse_save(save_text(CODE, "KC", termination="dead"))
+    with pytest.raises(SaveFileError, match="termination: the file says dead but its history gives null") as caught:
+        game_from_save(wrong)
+    assert caught.value.field == "termination"
+    unchecked = parse_save("\n".join(line for line in save_text(CODE, "KC").splitlines()
+                                     if not line.startswith(("termination", "hints"))))
+    assert unchecked.hints == 0 and game_from_save(unchecked).score == 10  # both keys are optional
+
+
+@pytest.mark.parametrize("line, words", [
+    ("termination: finished", "termination: expected null"),
+    ("hints: -1", "hints: expected a whole number"),
+    ("hints: many", "hints: expected a whole number"),
+])
+def test_bad_termination_and_hints_values(line: str, words: str) -> None:
+    key = line.split(":")[0]
+    text = "\n".join(line if item.startswith(f"{key}:") else item for item in save_text(CODE).splitlines())
+    with pytest.raises(SaveFileError, match=words):
+        parse_save(text)
+
+
+def test_nothing_may_follow_a_resignation() -> None:
+    data = parse_save(save_text(CODE, "KC", "resign").replace("history: [KC, resign]", "history: [KC, resign, draw]"))
+    result = replay(data)
+    assert result.first is not None and result.first.action == 3 and "the game is over" in result.first.message
+
+
+def test_a_format_1_file_loads_and_is_written_back_as_format_2_once_it_changes(tmp_path) -> None:
+    path = tmp_path / "old.yaml"
+    old_text = format_1_text(save_text(CODE, "KC", "draw"))
+    path.write_text(old_text, encoding="utf-8")
+    data = parse_save(old_text)
+    assert data.format == 1 and "termination" not in data.to_text() and "pyramide-save: 1" in data.to_text()
+    saved = load_game(path)
+    assert saved.data.format == 2 and saved.game.dead_ends  # valid by today's rule: upgradable
+    assert saved.updated(saved.game) == saved.data  # nothing changed: nothing to write
+    saved.game.push("draw")
+    write_save(path, saved.updated(saved.game))
+    again = parse_save(path.read_text(encoding="utf-8"))
+    assert again.format == 2 and again.termination is None and len(again.history) == 3
+
+
+def test_a_format_1_file_may_not_carry_format_2_keys() -> None:
+    text = format_1_text(save_text(CODE)).replace("history:", "hints: 2\nhistory:")
+    with pytest.raises(SaveFileError, match="a format-1 save has no 'hints' key"):
+        parse_save(text)

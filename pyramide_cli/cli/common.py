@@ -21,6 +21,7 @@ from ..storage.files import FileAccessError
 from ..storage.save import SaveFileError
 from ..storage.session import PlayResult, describe
 from .render import Extras, Style, card_name, style_for
+from ..versions import JSON_SCHEMA_VERSION
 from .exit_codes import ExitStatus
 
 # -- options shared by the commands ------------------------------------------------------------
@@ -66,9 +67,10 @@ def error_document(message: str, status: ExitStatus, **details: Any) -> dict[str
 
 
 def emit_json(document: dict[str, Any]) -> None:
+    """Print one JSON document on one line, with the schema version first (``docs/cli.md``, "JSON schema")."""
     import json
 
-    sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps({"schema": JSON_SCHEMA_VERSION, **document}, ensure_ascii=False) + "\n")
     sys.stdout.flush()
 
 

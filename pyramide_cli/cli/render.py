@@ -26,8 +26,7 @@ from typing import IO, Any
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.level import Level
-from ..engine.moves import NO_MORE_MOVES
-from ..engine.position import Outcome, Position
+from ..engine.position import Position
 
 CELL = 6
 """Width of one card in the pyramid; rows are indented by half of it."""
@@ -39,7 +38,6 @@ _DIM = "2"
 _REVERSE = "7"
 _BOLD = "1"
 _SYMBOLS = "♣♦♥♠·—"
-WON_MESSAGE = "You won: the pyramid is cleared"
 
 
 @dataclass(frozen=True)
@@ -179,10 +177,8 @@ def pass_text(position: Position) -> str:
 
 
 def outcome_text(game: Game) -> str:
-    outcome = game.outcome
-    if outcome is Outcome.WON:
-        return "won"
-    return "lost" if outcome is Outcome.LOST else "playing"
+    """``playing``, ``won``, or ``lost`` (the line below the board says why)."""
+    return game.outcome.value
 
 
 def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
@@ -214,10 +210,9 @@ def render_board(game: Game, style: Style = Style(), extras: Extras = Extras(), 
         stock = game.position.stock
         lines.append(" stock, top first: " + (" ".join(card_text(card, style) for card in stock) or "(empty)"))
     lines.append(" " + status_line(game, style, extras))
-    if game.outcome is Outcome.WON:
-        lines.append(" " + _paint(WON_MESSAGE, style, _BOLD))
-    elif game.outcome is Outcome.LOST:
-        lines.append(" " + _paint(NO_MORE_MOVES, style, _BOLD))
+    termination = game.termination
+    if termination is not None:
+        lines.append(" " + _paint(termination.message, style, _BOLD))
     return "\n".join(lines)
 
 
@@ -245,10 +240,11 @@ def game_state(game: Game, extras: Extras = Extras(), reveal: bool = False) -> d
         "foundation": names(position.foundation),
         "free": names(position.free_cards),
         "playable": names(playable_cards(position)),
-        "legal_moves": [str(move) for move in game.legal_moves()],
+        "legal_moves": [str(move) for move in game.legal_moves] + (["undo"] if game.can_undo else []),
         "score": game.score,
         "moves": game.move_count,
         "status": game.outcome.value,
+        "termination": None if game.termination is None else game.termination.value,
         "selected": None if game.selected is None else str(game.selected),
         "pass": position.pass_number,
         "passes": rules.passes,

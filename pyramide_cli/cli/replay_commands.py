@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..engine.game import Game
-from ..engine.position import Outcome
+from ..engine.position import Outcome, Termination
 from ..storage.save import Replay, SaveData, read_save, replay as replay_save
 from .render import Style, game_state, render_board
 from .app import app
@@ -19,7 +19,7 @@ from .common import (
 from .exit_codes import ExitStatus
 
 REPLAY_HELP = """Re-play a save file's history from its deal code and check the recorded score, move
-counter, status and selection against it.
+counter, status, termination and selection against it.
 
 Exit 0 when everything agrees (and every --expect holds); exit 1 naming the first divergence,
 e.g. an action the rules refuse or a score the history does not give.  Made for CI: a recorded
@@ -29,6 +29,7 @@ game of a known deal is a regression test of the engine.
 Examples:
   pyramide replay g.yaml
   pyramide replay examples/won-n.yaml --expect won --expect-score 280
+  pyramide replay examples/stuck-n.yaml --expect dead   # lost: no card can ever be removed again
   pyramide replay g.yaml --upto 0                # the board as dealt
   pyramide replay g.yaml --upto 5                # the board after the first 5 actions
   pyramide replay g.yaml --step --ascii          # every position, one after the other
@@ -37,11 +38,19 @@ Exit: 0 agrees, 1 divergence or --expect not met, 2 bad option, 4 bad save file,
 """
 
 
-def _expectations(game: Game, expect: Outcome | None, expect_score: int | None) -> list[dict[str, Any]]:
-    checks = []
-    if expect is not None:
+Expectation = Outcome | Termination
+"""``--expect`` takes a status (``lost``) or, more precisely, a termination (``dead``)."""
+
+
+def _expectations(game: Game, expect: Expectation | None, expect_score: int | None) -> list[dict[str, Any]]:
+    checks: list[dict[str, Any]] = []
+    if isinstance(expect, Outcome):
         actual = game.outcome
         checks.append({"check": "status", "expected": expect.value, "actual": actual.value, "ok": actual is expect})
+    elif expect is not None:
+        termination = game.termination
+        checks.append({"check": "termination", "expected": expect.value,
+                       "actual": None if termination is None else termination.value, "ok": termination is expect})
     if expect_score is not None:
         checks.append({"check": "score", "expected": expect_score, "actual": game.score, "ok": game.score == expect_score})
     return checks
@@ -49,7 +58,7 @@ def _expectations(game: Game, expect: Outcome | None, expect_score: int | None) 
 
 def _prefix_game(data: SaveData, actions: int) -> Game:
     """The game after the first ``actions`` entries of the history (stopping at an illegal one)."""
-    return Game.walk(data.deal_object(), data.history[:actions], data.assist).game
+    return Game.walk(data.deal_object(), data.history[:actions], data.assist, dead_ends=data.format >= 2).game
 
 
 def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, Any]]:
@@ -66,27 +75,35 @@ def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, An
             echo(render_board(game, style))
             echo()
 
+    dead_ends = data.format >= 2
     deal = data.deal_object()
-    emit(0, None, Game(deal, data.assist))
-    Game.walk(deal, data.history, data.assist, each=lambda number, move, game: emit(number, str(move), game))
+    emit(0, None, Game(deal, data.assist, dead_ends=dead_ends))
+    Game.walk(deal, data.history, data.assist, dead_ends=dead_ends,
+              each=lambda number, move, game: emit(number, str(move), game))
     return documents
 
 
-def _outcome(text: str) -> Outcome:
-    """The outcome ``--expect`` names (any case); a usage error listing them otherwise."""
-    for outcome in Outcome:
-        if outcome.value == text.lower():
-            return outcome
-    raise usage_error(f"--expect {text!r}: expected one of {', '.join(outcome.value for outcome in Outcome)}")
+def _expected(text: str) -> Expectation:
+    """The status or termination ``--expect`` names (any case); a usage error listing them otherwise."""
+    for member in (*Outcome, *Termination):
+        if member.value == text.lower():
+            return member
+    known = ", ".join(member.value for member in (*Outcome, *Termination))
+    raise usage_error(f"--expect {text!r}: expected one of {known}")
 
 
 def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, Any]]) -> str:
     game = result.game
     verdict = "agrees with the file" if result.first is None else "DIVERGES from the file"
+    lost = game.outcome is Outcome.LOST and game.termination is not None
+    ending = f"lost ({game.termination.value})" if lost else game.outcome.value
     lines = [
         f"replay {path}: {len(data.history)} actions, score {game.score}, moves {game.move_count}, "
-        f"{game.outcome.value}: {verdict}"
+        f"{ending}: {verdict}"
     ]
+    if data.format == 1:
+        lines.append("  save format 1: replayed by its own end rule (draws and recycles stay legal at a dead "
+                     "position), reported by today's")
     lines += [f"  {divergence.message}" for divergence in result.divergences]
     for check in checks:
         lines.append(f"  expect {check['check']} {check['expected']}: {'ok' if check['ok'] else 'FAILED, got ' + str(check['actual'])}")
@@ -96,7 +113,7 @@ def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, A
 @app.command(help=REPLAY_HELP, short_help="Replay a save from its deal code; check score, moves and status.", no_args_is_help=True)
 def replay(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The save file to check.", show_default=False)],
-    expect: Annotated[Optional[str], typer.Option("--expect", metavar="won|lost|playing", help="Fail (exit 1) unless the replayed game has this status.", show_default=False)] = None,
+    expect: Annotated[Optional[str], typer.Option("--expect", metavar="STATUS", help="Fail (exit 1) unless the replayed game has this status (won, lost, playing) or termination (cleared, no-moves, dead, resigned).", show_default=False)] = None,
     expect_score: Annotated[Optional[int], typer.Option("--expect-score", metavar="N", help="Fail (exit 1) unless the replayed score is N.", show_default=False)] = None,
     step: Annotated[bool, typer.Option("--step", help="Print every position of the replay.")] = False,
     upto: Annotated[Optional[int], typer.Option("--upto", metavar="N", help="Show the position after the first N actions.", show_default=False)] = None,
@@ -107,7 +124,7 @@ def replay(
     path = Path(file)
     style = board_style(ascii, french)
     with reporting(json_output):
-        expected = None if expect is None else _outcome(expect)
+        expected = None if expect is None else _expected(expect)
         data = read_save(path)
         if upto is not None and not 0 <= upto <= len(data.history):
             raise usage_error(f"--upto {upto}: the history has {len(data.history)} actions (0 to {len(data.history)})")
@@ -146,6 +163,8 @@ def _document(path: Path, data: SaveData, result: Replay, checks: list[dict[str,
         "score": game.score,
         "moves": game.move_count,
         "status": game.outcome.value,
+        "termination": None if game.termination is None else game.termination.value,
+        "format": data.format,
         "agrees": result.first is None,
         "divergence": None if result.first is None else _divergence(result.first),
         "divergences": [_divergence(divergence) for divergence in result.divergences],

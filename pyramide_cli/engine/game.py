@@ -1,8 +1,16 @@
-"""A game in progress: position, history, undo (R20), move counter (R19), taps and selection (R11–R15).
+"""A game in progress: position, history, undo (R20), move counter (R19), taps and selection (R11–R15),
+and how it ends.
 
-:class:`Game` is the only mutable piece of the engine.  Undo is a stack of earlier positions
-(``push``/``pop`` as in python-chess), so it needs no inverse-move logic and restores the exact
-position and score; the move counter is kept apart and never goes down.
+:class:`Game` is the only mutable piece of the engine, and the object bots play with.  It keeps a
+stack of snapshots, as python-chess does: :meth:`Game.push` plays an action and returns an
+:class:`ActionRecord` of what happened; :meth:`Game.pop` restores the game exactly as it was before
+the last action (history, counter, selection, undo depth) — a take-back for searches, not a move of
+the game.  The player's undo (R20) is an action of its own, ``undo``: it is written in the history,
+goes back one position and leaves the move counter alone, up to 100 deep.
+
+A game ends (:attr:`Game.termination`) when the pyramid is cleared (won), when no action is left
+(R17), when no card can ever be removed again (dead), or when the player resigns.  Once it has
+ended every action is refused with ``game-over``, ``undo`` included; :meth:`Game.pop` still works.
 
 Taps are how a person plays (R11–R14): tap a card to select it, tap a second one to pair them,
 tap a free king to remove it, tap the stock to draw or recycle.  A tap never raises for a refusal:
@@ -15,20 +23,23 @@ card stays selected through draws; a selected waste card is unselected once it i
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, NamedTuple
 
 from .cards import Card, parse_card
 from .deal import Deal
 from .errors import CardError, IllegalMoveError, MoveSyntaxError
-from .moves import DRAW, RECYCLE, UNDO, Move, MoveKind, Refusal
-from .position import Outcome, Position
+from .layout import free_slots
+from .moves import DRAW, RECYCLE, RESIGN, UNDO, Move, MoveKind, Refusal, refusal_error
+from .position import Outcome, Position, Termination
 
 UNDO_LIMIT = 100
 STOCK = "stock"
 WASTE = "waste"
+_UNKNOWN: Any = object()
+"""A cached termination not worked out yet (``None`` already means "still playing")."""
 
 
 class TapAction(Enum):
@@ -38,9 +49,38 @@ class TapAction(Enum):
     REFUSED = "refused"
 
 
+class ActionRecord(NamedTuple):
+    """What one action did: returned by :meth:`Game.push`, :meth:`Game.undo` and :meth:`Game.resign`.
+
+    ``points``: the change of score (negative when an undo takes a removal back); ``removed``: the
+    cards the action put on the foundation; ``uncovered``: the pyramid cards it left free that were
+    covered before; ``score``, ``outcome`` and ``termination`` are the game's after the action.
+    """
+
+    move: Move
+    points: int
+    removed: tuple[Card, ...]
+    uncovered: tuple[Card, ...]
+    score: int
+    outcome: Outcome
+    termination: Termination | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (card names in the canonical notation)."""
+        return {
+            "move": str(self.move),
+            "points": self.points,
+            "removed": [str(card) for card in self.removed],
+            "uncovered": [str(card) for card in self.uncovered],
+            "score": self.score,
+            "status": self.outcome.value,
+            "termination": None if self.termination is None else self.termination.value,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class TapResult:
-    """What a tap did: ``move`` when it removed, drew or recycled; ``refusal`` when refused.
+    """What a tap did: ``move`` and its ``record`` when it removed, drew or recycled; ``refusal`` when refused.
 
     ``message`` is the player-facing text of a refusal, ``None`` with error help off (R15).
     """
@@ -49,6 +89,7 @@ class TapResult:
     move: Move | None = None
     refusal: Refusal | None = None
     message: str | None = None
+    record: ActionRecord | None = None
 
     @property
     def ok(self) -> bool:
@@ -65,47 +106,123 @@ class HistoryWalk:
     refused: IllegalMoveError | None
 
 
-class Game:
-    """A deal being played.  ``assist`` switches error help (R15) on or off."""
+class LegalMoves:
+    """The legal moves of a game's current position: a live, read-only sequence (python-chess style).
 
-    def __init__(self, deal: Deal, assist: bool = True) -> None:
+    Worked out on first use and kept until the game changes; iterating, ``len``, ``in`` and
+    indexing all read the current position.  Empty once the game is over.  ``undo`` and
+    ``resign`` are game actions, not moves: see :attr:`Game.can_undo`.
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._game._legal_tuple())
+
+    def __len__(self) -> int:
+        return len(self._game._legal_tuple())
+
+    def __bool__(self) -> bool:
+        return bool(self._game._legal_tuple())
+
+    def __getitem__(self, index: int) -> Move:
+        return self._game._legal_tuple()[index]
+
+    def __contains__(self, move: object) -> bool:
+        return move in self._game._legal_tuple()
+
+    def __call__(self) -> list[Move]:
+        """A list copy: ``game.legal_moves()`` keeps working for callers of the older method."""
+        return list(self._game._legal_tuple())
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(map(str, self._game._legal_tuple()))})>"
+
+
+class Game:
+    """A deal being played from its start (or from any position, :meth:`from_position`).
+
+    ``assist`` switches error help (R15) on or off.  ``dead_ends=False`` plays by the end rule of
+    save format 1, where draws and recycles stay legal at a dead position (only to replay old saves).
+    """
+
+    __slots__ = (
+        "deal", "assist", "start", "position", "history", "move_count", "selected", "_dead_ends",
+        "_undo", "_undo_available", "_resigned", "_stack", "_legal", "_termination",
+    )
+
+    def __init__(self, deal: Deal, assist: bool = True, *, dead_ends: bool = True,
+                 position: Position | None = None) -> None:
         self.deal = deal
         self.assist = assist
-        self.position = Position.start(deal)
+        self.start = Position.start(deal) if position is None else position
+        self.position = self.start
         self.history: list[Move] = []
         self.move_count = 0
         self.selected: Card | None = None
-        self._undo_stack: deque[Position] = deque(maxlen=UNDO_LIMIT)
+        self._dead_ends = dead_ends
+        self._undo: tuple[Position, Any] | None = None
+        """The positions undo goes back to, newest first, as a linked list ``(position, rest)``."""
+        self._undo_available = 0
+        self._resigned = False
+        self._stack: list[tuple[Any, ...]] = []
+        self._legal: tuple[Move, ...] | None = None
+        self._termination: Any = _UNKNOWN
+
+    # -- construction ---------------------------------------------------------------------------
+    @classmethod
+    def from_code(cls, code: str, assist: bool = True) -> Game:
+        """A new game of the deal with this code (``PY1-T-AAAAAAB``)."""
+        return cls(Deal.from_code(code), assist)
 
     @classmethod
-    def replay(cls, deal: Deal, history: Iterable[Move], assist: bool = True) -> Game:
+    def from_position(cls, position: Position, assist: bool = True) -> Game:
+        """A game that starts at ``position`` (its history starts empty there)."""
+        return cls(position.deal, assist, position=position)
+
+    @classmethod
+    def replay(cls, deal: Deal, history: Iterable[Move | str], assist: bool = True, *,
+               dead_ends: bool = True) -> Game:
         """The game after playing ``history`` (undos included); raises on the first illegal entry."""
-        walked = cls.walk(deal, history, assist)
+        walked = cls.walk(deal, history, assist, dead_ends=dead_ends)
         if walked.refused is not None:
             raise IllegalMoveError(f"action {walked.played + 1} of the history: {walked.refused}",
                                    walked.refused.refusal)
         return walked.game
 
     @classmethod
-    def walk(cls, deal: Deal, history: Iterable[Move], assist: bool = True,
+    def walk(cls, deal: Deal, history: Iterable[Move | str], assist: bool = True, *, dead_ends: bool = True,
              each: Callable[[int, Move, Game], None] | None = None) -> HistoryWalk:
         """Play ``history`` from the deal up to its first illegal entry: the one replay loop.
 
         Loading a save, ``replay`` (its check, ``--upto`` and ``--step``) and :meth:`replay` all
         replay through here, so a history means the same thing everywhere.  ``each(number, move,
-        game)`` is called after every entry played (``number`` counts from 1).
+        game)`` is called after every entry played (``number`` counts from 1).  ``dead_ends=False``
+        replays by the end rule of save format 1.
         """
-        game = cls(deal, assist)
+        game = cls(deal, assist, dead_ends=dead_ends)
         played = 0
         for move in history:
             try:
-                game.apply(move)
+                game.push(move)
             except IllegalMoveError as error:
                 return HistoryWalk(game, played, error)
             played += 1
             if each is not None:
-                each(played, move, game)
+                each(played, game.history[-1], game)
         return HistoryWalk(game, played, None)
+
+    def copy(self) -> Game:
+        """An independent game in the same state, with the same history and take-back stack."""
+        clone = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(clone, name, getattr(self, name))
+        clone.history = list(self.history)
+        clone._stack = list(self._stack)
+        return clone
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -113,55 +230,171 @@ class Game:
         return self.position.score
 
     @property
+    def termination(self) -> Termination | None:
+        """Why the game ended (cleared, no-moves, dead, resigned), or ``None`` while it goes on."""
+        if self._termination is _UNKNOWN:
+            self._evaluate()
+        return self._termination  # type: ignore[no-any-return]
+
+    @property
     def outcome(self) -> Outcome:
-        return self.position.outcome
+        termination = self.termination
+        return Outcome.PLAYING if termination is None else termination.outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self.termination is not None
+
+    @property
+    def dead_ends(self) -> bool:
+        """True (the rule of save format 2): a dead position ends the game."""
+        return self._dead_ends
+
+    def use_dead_end_rule(self) -> None:
+        """Switch a game replayed by the end rule of save format 1 to today's rule (dead ends the game)."""
+        self._dead_ends = True
+        self._legal, self._termination = None, _UNKNOWN
+        self._stack = [snapshot[:-2] + (None, _UNKNOWN) for snapshot in self._stack]
 
     @property
     def undo_depth(self) -> int:
-        """How many actions can still be undone (at most 100, R20)."""
-        return len(self._undo_stack)
+        """How many actions can still be undone (at most 100, R20; 0 once the game is over)."""
+        return 0 if self.is_over else self._undo_available
 
-    def legal_moves(self) -> list[Move]:
-        """Legal actions of the position, plus ``undo`` when something can be undone."""
-        moves = self.position.legal_moves()
-        if self._undo_stack:
-            moves.append(UNDO)
-        return moves
+    @property
+    def can_undo(self) -> bool:
+        return self.undo_depth > 0
 
-    # -- moves --------------------------------------------------------------------------------
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves now (removals, then ``draw`` or ``recycle``): a live view, empty once over."""
+        return LegalMoves(self)
+
+    def peek(self) -> Move:
+        """The last action played (``IndexError`` when there is none)."""
+        return self.history[-1]
+
+    def _legal_tuple(self) -> tuple[Move, ...]:
+        legal = self._legal
+        if legal is None:
+            self._evaluate()
+            legal = self._legal
+        return legal  # type: ignore[return-value]
+
+    def _evaluate(self) -> None:
+        """Work out the legal moves and the termination of the current state together (one pass)."""
+        if self._resigned:
+            self._legal, self._termination = (), Termination.RESIGNED
+            return
+        position = self.position
+        legal = tuple(position.legal_moves(dead_ends=self._dead_ends))
+        self._legal = legal
+        if legal:
+            self._termination = None
+        elif position.is_won:
+            self._termination = Termination.CLEARED
+        elif position.can_draw or position.can_recycle:
+            self._termination = Termination.DEAD
+        else:
+            self._termination = Termination.NO_MOVES
+
+    # -- actions ------------------------------------------------------------------------------
     def refusal(self, move: Move) -> Refusal | None:
-        if move.kind is MoveKind.UNDO:
-            return None if self._undo_stack else Refusal.NOTHING_TO_UNDO
-        return self.position.refusal(move)
+        """Why ``move`` (or ``undo``/``resign``) would be refused now, or ``None`` (the ``verify`` of pokerkit)."""
+        if self.is_over:
+            return Refusal.GAME_OVER
+        kind = move.kind
+        if kind is MoveKind.UNDO:
+            return None if self._undo_available else Refusal.NOTHING_TO_UNDO
+        if kind is MoveKind.RESIGN or move in self._legal_tuple():
+            return None
+        return self.position.refusal(move, dead_ends=self._dead_ends) or Refusal.NOT_IN_PLAY
 
-    def can_apply(self, move: Move) -> bool:
+    def can_push(self, move: Move) -> bool:
         return self.refusal(move) is None
 
-    def apply(self, move: Move) -> Move:
-        """Play a move (or ``undo``); raises :class:`IllegalMoveError` and changes nothing if refused."""
-        if move.kind is MoveKind.UNDO:
-            if not self._undo_stack:
-                raise IllegalMoveError("illegal move 'undo': nothing to undo", Refusal.NOTHING_TO_UNDO)
-            self.position = self._undo_stack.pop()
-            self.history.append(UNDO)
-            self.selected = None
-            return move
-        after = self.position.apply(move)
-        self._undo_stack.append(self.position)
-        self.position = after
-        self.history.append(move)
-        self.move_count += 1
-        if self.selected is not None and not after.is_playable(self.selected):
-            self.selected = None
-        return move
+    can_apply = can_push
 
-    def undo(self) -> Move:
-        return self.apply(UNDO)
+    def push(self, move: Move | str) -> ActionRecord:
+        """Play a move, ``undo`` or ``resign`` (a :class:`Move` or its text) and say what it did.
+
+        Raises :class:`IllegalMoveError` (with ``refusal``) and changes nothing when it is refused.
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        refusal = self.refusal(move)
+        if refusal is not None:
+            raise refusal_error(move, refusal)
+        before = self.position
+        self._stack.append((before, self.move_count, self._undo, self._undo_available, self._resigned,
+                            self.selected, self._legal, self._termination))
+        self.history.append(move)
+        kind = move.kind
+        if kind is MoveKind.UNDO:
+            self.position, self._undo = self._undo  # type: ignore[misc]
+            self._undo_available -= 1
+            self.selected = None
+        elif kind is MoveKind.RESIGN:
+            self._resigned = True
+            self.selected = None
+        else:
+            after = before.apply_unchecked(move)
+            self._undo = (before, self._undo)
+            if self._undo_available < UNDO_LIMIT:
+                self._undo_available += 1
+            self.position = after
+            self.move_count += 1
+            if self.selected is not None and not after.is_playable(self.selected):
+                self.selected = None
+        self._legal, self._termination = None, _UNKNOWN
+        return self._record(move, before)
+
+    apply = push
+    """The older name of :meth:`push`."""
+
+    def _record(self, move: Move, before: Position) -> ActionRecord:
+        after = self.position
+        removed: tuple[Card, ...] = ()
+        uncovered: tuple[Card, ...] = ()
+        if move.kind is MoveKind.PAIR or move.kind is MoveKind.KING:
+            removed = move.cards
+            if after.pyramid != before.pyramid:
+                was_free = free_slots(before.pyramid)
+                cards = self.deal.cards
+                uncovered = tuple(cards[slot] for slot in free_slots(after.pyramid) if slot not in was_free)
+        termination = self.termination
+        outcome = Outcome.PLAYING if termination is None else termination.outcome
+        score = after.score
+        return ActionRecord(move, score - before.score, removed, uncovered, score, outcome, termination)
+
+    def pop(self) -> Move:
+        """Take the last action back as if it had never been played (``IndexError`` when there is none).
+
+        Unlike ``undo`` this is not an action of the game: it works after the end, removes the
+        entry from the history and restores the move counter.  Searches use it.
+        """
+        if not self._stack:
+            raise IndexError("pop from a game with no actions")
+        (self.position, self.move_count, self._undo, self._undo_available, self._resigned, self.selected,
+         self._legal, self._termination) = self._stack.pop()
+        return self.history.pop()
+
+    def undo(self) -> ActionRecord:
+        """The player's undo (R20): back one position, written in the history, the counter unchanged."""
+        return self.push(UNDO)
+
+    def resign(self) -> ActionRecord:
+        """Give the game up: it ends as lost (``resigned``)."""
+        return self.push(RESIGN)
+
+    def __repr__(self) -> str:
+        ending = self.outcome.value if self.termination is None else f"{self.outcome.value} ({self.termination.value})"
+        return f"<Game {self.deal.code} score {self.score} moves {self.move_count} {ending}>"
 
     # -- taps ---------------------------------------------------------------------------------
     def tap(self, target: Card | str) -> TapResult:
         """Tap a card, ``'stock'`` or ``'waste'`` (the top waste card), as a player would."""
-        if self.position.is_won:
+        if self.is_over:
             return self._refuse(Refusal.GAME_OVER)
         if isinstance(target, str) and not isinstance(target, Card):
             if target == STOCK:
@@ -175,12 +408,14 @@ class Game:
                 raise ValueError(f"cannot tap {target!r}")
         return self._tap_card(target)
 
+    def _moved(self, move: Move) -> TapResult:
+        return TapResult(TapAction.MOVED, move, record=self.push(move))
+
     def _tap_stock(self) -> TapResult:
         for move in (DRAW, RECYCLE):
-            if self.position.refusal(move) is None:
-                self.apply(move)
-                return TapResult(TapAction.MOVED, move)
-        return self._refuse(self.position.refusal(RECYCLE) if self.position.talon else Refusal.NOTHING_TO_DRAW)
+            if self.refusal(move) is None:
+                return self._moved(move)
+        return self._refuse(self.refusal(RECYCLE) if self.position.talon else Refusal.NOTHING_TO_DRAW)
 
     def _tap_card(self, card: Card) -> TapResult:
         position, selected = self.position, self.selected
@@ -189,25 +424,22 @@ class Game:
             return TapResult(TapAction.DESELECTED)
         if selected is not None and card.rank + selected.rank == 13:
             pair = Move.pair(selected, card)
-            if position.refusal(pair) is None:  # includes a card and the one covering it (cover-pair)
-                self.apply(pair)
+            if self.refusal(pair) is None:  # includes a card and the one covering it (cover-pair)
+                result = self._moved(pair)
                 self.selected = None
-                return TapResult(TapAction.MOVED, pair)
+                return result
         not_in_play = position.play_refusal(card)
         if not_in_play is not None:
             return self._refuse(not_in_play)
         if card.is_king:
             king = Move.king(card)
-            refusal = position.refusal(king)
-            if refusal is None:
-                self.apply(king)
-                return TapResult(TapAction.MOVED, king)
-            return self._refuse(refusal)
+            refusal = self.refusal(king)
+            return self._refuse(refusal) if refusal is not None else self._moved(king)
         if selected is None:
             self.selected = card
             return TapResult(TapAction.SELECTED)
         # Two playable cards that do not make 13 (R13), or that may not pair here: the second stays selected.
-        refusal = position.refusal(Move.pair(selected, card))
+        refusal = self.refusal(Move.pair(selected, card))
         self.selected = card
         return self._refuse(refusal or Refusal.SUM_NOT_13)
 
@@ -216,7 +448,8 @@ class Game:
 
     # -- text input ---------------------------------------------------------------------------
     def play(self, text: str) -> TapResult:
-        """Play one word of input: a tap (``7C``, ``stock``, ``waste``) or a move (``10C+3S``, ``draw``, ``undo``).
+        """Play one word of input: a tap (``7C``, ``stock``, ``waste``) or a move (``10C+3S``, ``draw``,
+        ``undo``, ``resign``).
 
         A single card name is a tap.  A refused *move* leaves everything unchanged and comes back
         as a refused result; unreadable text raises :class:`MoveSyntaxError`.
@@ -227,8 +460,10 @@ class Game:
         refusal = self.refusal(action)
         if refusal is not None:
             return self._refuse(refusal)
-        self.apply(action)
-        return TapResult(TapAction.MOVED, action)
+        return self._moved(action)
+
+
+_MOVE_WORDS = ("draw", "recycle", "undo", "resign")
 
 
 def parse_input(text: str) -> Card | str | Move:
@@ -240,12 +475,12 @@ def parse_input(text: str) -> Card | str | Move:
     lowered = word.lower()
     if lowered in (STOCK, WASTE):
         return lowered
-    if " " in word or "+" in word or lowered in ("draw", "recycle", "undo"):
+    if " " in word or "+" in word or lowered in _MOVE_WORDS:
         return Move.parse(word)
     try:
         return parse_card(word)
     except CardError as error:
         raise MoveSyntaxError(
             f"not a move or tap: {text!r} ({error}); try a card (7C), a pair (10C+3S), "
-            "draw, recycle, stock, waste or undo"
+            "draw, recycle, stock, waste, undo or resign"
         ) from None

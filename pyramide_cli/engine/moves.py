@@ -8,6 +8,7 @@ Notation (round-trips through :meth:`Move.parse` and ``str``):
 ``draw``       turn the top stock card (or three, under ``draw-3``) onto the waste (R8)
 ``recycle``    turn the waste back into the stock (R9)
 ``undo``       take back the last action (R20)
+``resign``     give the game up: it ends as lost (a game's action, like ``undo``)
 =============  ==========================================================
 
 Input is forgiving: any case, ``10♣+3♠``, ``10c 3s``, ``T♣+3♠``, French ``RD``.
@@ -19,8 +20,8 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from .cards import Card, parse_card, pairs_to_thirteen
-from .errors import CardError, MoveSyntaxError
+from .cards import Card, pairs_to_thirteen, parse_card
+from .errors import CardError, IllegalMoveError, MoveSyntaxError
 from .text import text
 
 
@@ -30,11 +31,17 @@ class MoveKind(Enum):
     DRAW = "draw"
     RECYCLE = "recycle"
     UNDO = "undo"
+    RESIGN = "resign"
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One action.  Build with :meth:`pair`, :meth:`king`, :data:`DRAW`, :data:`RECYCLE`, :data:`UNDO`."""
+    """One action.  Build with :meth:`parse`, :meth:`pair`, :meth:`king`, or take :data:`DRAW`,
+    :data:`RECYCLE`, :data:`UNDO`, :data:`RESIGN`.
+
+    A value: equal moves compare and hash equal, and ``Move.parse(str(move)) == move``.  The
+    builders hand out one shared instance per move, so bots comparing moves pay little.
+    """
 
     kind: MoveKind
     cards: tuple[Card, ...] = ()
@@ -42,15 +49,23 @@ class Move:
     @classmethod
     def pair(cls, first: Card, second: Card) -> Move:
         """A pair; the two cards in either order give the same move (R6)."""
+        cached = _PAIRS.get((first, second))
+        if cached is not None:
+            return cached
         if first == second:
             raise MoveSyntaxError(f"a pair needs two different cards, not {first} twice")
         high, low = (first, second) if first.rank > second.rank or (
             first.rank == second.rank and first > second) else (second, first)
-        return cls(MoveKind.PAIR, (high, low))
+        move = cls(MoveKind.PAIR, (Card(high), Card(low)))
+        _PAIRS[(first, second)] = _PAIRS[(second, first)] = move
+        return move
 
     @classmethod
     def king(cls, card: Card) -> Move:
-        return cls(MoveKind.KING, (card,))
+        cached = _KINGS.get(card)
+        if cached is None:
+            cached = _KINGS[card] = cls(MoveKind.KING, (Card(card),))
+        return cached
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -63,7 +78,7 @@ class Move:
         parts = [part for part in re.split(r"\s*\+\s*|\s+", text.strip()) if part]
         if not parts or len(parts) > 2 or (("+" in text) and len(parts) != 2):
             raise MoveSyntaxError(
-                f"not a move: {text!r} (expected a pair like 10C+3S, a king like KD, draw, recycle or undo)"
+                f"not a move: {text!r} (expected a pair like 10C+3S, a king like KD, draw, recycle, undo or resign)"
             )
         try:
             cards = [parse_card(part) for part in parts]
@@ -78,6 +93,11 @@ class Move:
                 f"not a move: {text!r} is a single card that is not a king; name a pair such as {cards[0]}+…"
             )
         return cls.king(cards[0])
+
+    @property
+    def is_game_action(self) -> bool:
+        """``undo`` and ``resign`` act on a game (its history), not on a position."""
+        return self.kind is MoveKind.UNDO or self.kind is MoveKind.RESIGN
 
     @property
     def removes_cards(self) -> bool:
@@ -101,11 +121,17 @@ class Move:
     def __str__(self) -> str:
         return self.notation()
 
+    def __repr__(self) -> str:
+        return f"Move.parse({self.notation()!r})"
+
 
 DRAW = Move(MoveKind.DRAW)
 RECYCLE = Move(MoveKind.RECYCLE)
 UNDO = Move(MoveKind.UNDO)
-_WORDS = {"draw": DRAW, "recycle": RECYCLE, "undo": UNDO}
+RESIGN = Move(MoveKind.RESIGN)
+_WORDS = {"draw": DRAW, "recycle": RECYCLE, "undo": UNDO, "resign": RESIGN}
+_PAIRS: dict[tuple[int, int], Move] = {}
+_KINGS: dict[int, Move] = {}
 
 
 class Refusal(Enum):
@@ -145,3 +171,9 @@ _MESSAGES = {
     Refusal.GAME_OVER: text("The game is over"),
 }
 NO_MORE_MOVES = text("No more moves possible")
+
+
+def refusal_error(move: Move, refusal: Refusal) -> IllegalMoveError:
+    """The error raised for a refused move: ``illegal move '7C+7S': the sum must equal 13``."""
+    message = refusal.message
+    return IllegalMoveError(f"illegal move {str(move)!r}: {message[0].lower()}{message[1:]}", refusal)

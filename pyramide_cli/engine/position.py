@@ -18,20 +18,53 @@ from enum import Enum
 
 from .cards import KING, Card
 from .deal import Deal
-from .errors import IllegalMoveError
 from .layout import COVER_MASK, COVERERS, FULL_PYRAMID, FULL_TALON, PYRAMID_SIZE, ROW_SLOTS, free_slots
-from .moves import DRAW, RECYCLE, Move, MoveKind, Refusal
+from .moves import DRAW, NO_MORE_MOVES, RECYCLE, Move, MoveKind, Refusal, refusal_error
 from .rules import Rules
+from .text import text
 
 POINTS_PER_PYRAMID_CARD = 10
 
 
 class Outcome(Enum):
-    """How a position stands (R16–R17); the value is what save files and ``--json`` say."""
+    """How a game stands (R16–R17); the value is what save files and ``--json`` say.
+
+    ``lost`` covers every way a game ends without a win; :class:`Termination` says which.
+    """
 
     PLAYING = "playing"
     WON = "won"
     LOST = "lost"
+
+
+class Termination(Enum):
+    """Why a game ended (``None`` while it goes on); the value is what save files and ``--json`` say."""
+
+    CLEARED = "cleared"
+    """Won: the pyramid is gone (R16; every card under ``strict``)."""
+    NO_MOVES = "no-moves"
+    """Lost: no removal, no draw and no recycle is possible (R17)."""
+    DEAD = "dead"
+    """Lost: draws or recycles remain, but no card can ever be removed again, whatever is drawn."""
+    RESIGNED = "resigned"
+    """Lost: the player gave the game up (a game's action, never a position's)."""
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome.WON if self is Termination.CLEARED else Outcome.LOST
+
+    @property
+    def message(self) -> str:
+        """What a player is told when the game ends this way."""
+        return _END_MESSAGES[self]
+
+
+_END_MESSAGES = {
+    Termination.CLEARED: text("You won: the pyramid is cleared"),
+    Termination.NO_MOVES: NO_MORE_MOVES,
+    Termination.DEAD: text("No card can ever be removed again"),
+    Termination.RESIGNED: text("You resigned: the game is lost"),
+}
 
 
 class Place(Enum):
@@ -187,12 +220,34 @@ class Position:
         return not self.pyramid and not (self.rules.strict and self.talon)
 
     @property
-    def outcome(self) -> Outcome:
+    def termination(self) -> Termination | None:
+        """Why a game at this position is over (cleared, no-moves, dead), or ``None`` while it goes on."""
         if self.is_won:
-            return Outcome.WON
-        if self.can_draw or self.can_recycle or self.removals():
-            return Outcome.PLAYING
-        return Outcome.LOST
+            return Termination.CLEARED
+        if self.removals():
+            return None
+        if not (self.can_draw or self.can_recycle):
+            return Termination.NO_MOVES
+        return None if self.removal_ahead() else Termination.DEAD
+
+    @property
+    def outcome(self) -> Outcome:
+        termination = self.termination
+        return Outcome.PLAYING if termination is None else termination.outcome
+
+    @property
+    def is_dead(self) -> bool:
+        """True when draws or recycles remain but no card can ever be removed again (a lost game)."""
+        return self.termination is Termination.DEAD
+
+    def removal_ahead(self) -> bool:
+        """True when some removal is possible now or after draws and recycles alone.
+
+        Draws and recycles never change the pyramid, so the positions they reach form one line
+        (at most one of them is legal at a time); a removal on that line is the only way the game
+        can go on.
+        """
+        return True  # dead positions are detected once engine/kernel.py's talon walk lands
 
     # -- legal moves --------------------------------------------------------------------------
     @property
@@ -253,20 +308,34 @@ class Position:
             return True
         return {first, second} == {_WASTE_TOP, _UNDER_TOP}
 
-    def legal_moves(self) -> list[Move]:
-        """Removals first, then ``draw`` or ``recycle`` when allowed.  Empty once the game is won."""
+    def legal_moves(self, *, dead_ends: bool = True) -> list[Move]:
+        """Removals first, then ``draw`` or ``recycle`` when allowed.  Empty once the game is over.
+
+        ``dead_ends=False`` is the end rule of save format 1: a dead position still offers its
+        draw or recycle.
+        """
         moves = self.removals()
         if self.can_draw:
-            moves.append(DRAW)
+            stock = DRAW
         elif self.can_recycle:
-            moves.append(RECYCLE)
+            stock = RECYCLE
+        else:
+            return moves
+        if moves or not dead_ends or self.removal_ahead():
+            moves.append(stock)
         return moves
 
-    def refusal(self, move: Move) -> Refusal | None:
-        """Why ``move`` is illegal here, or ``None`` when it is legal (the ``verify`` of the engine)."""
-        if move.kind is MoveKind.UNDO:
-            raise ValueError("undo is an action of a game, not of a position")
+    def refusal(self, move: Move, *, dead_ends: bool = True) -> Refusal | None:
+        """Why ``move`` is illegal here, or ``None`` when it is legal (the ``verify`` of the engine).
+
+        A dead position refuses draws and recycles with ``game-over`` (``dead_ends=False``: the
+        end rule of save format 1, where they stay legal).
+        """
+        if move.is_game_action:
+            raise ValueError(f"{move} is an action of a game, not of a position")
         if self.is_won:
+            return Refusal.GAME_OVER
+        if dead_ends and not move.removes_cards and self.is_dead:
             return Refusal.GAME_OVER
         if move.kind is MoveKind.DRAW:
             if self.can_draw:
@@ -312,11 +381,11 @@ class Position:
         return False
 
     # -- applying moves -----------------------------------------------------------------------
-    def apply(self, move: Move) -> Position:
+    def apply(self, move: Move, *, dead_ends: bool = True) -> Position:
         """The position after ``move``; raises :class:`IllegalMoveError` with the reason if illegal."""
-        refusal = self.refusal(move)
+        refusal = self.refusal(move, dead_ends=dead_ends)
         if refusal is not None:
-            raise IllegalMoveError(f"illegal move {str(move)!r}: {refusal.message[0].lower()}{refusal.message[1:]}", refusal)
+            raise refusal_error(move, refusal)
         return self.apply_unchecked(move)
 
     def apply_unchecked(self, move: Move) -> Position:

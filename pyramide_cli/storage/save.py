@@ -1,29 +1,38 @@
-"""The YAML save file (format 1): read, validate strictly, migrate, replay, write atomically.
+"""The YAML save file (format 2; format 1 still read): validate strictly, migrate, replay, write atomically.
 
 A save holds everything needed to reproduce a game: the deal code and the history in the
-canonical move notation (undos included, so the move counter replays).  Score, move counter and
-status are *recorded* too, so a reader (or a CI job) sees them at a glance and so a file that does
-not agree with its own history is caught: on load the history is replayed with the engine and
-any disagreement is a bad file naming the field.  ``replay`` reports the first divergence instead.
+canonical move notation (undos and a resignation included, so the move counter replays).  Score,
+move counter, status and termination are *recorded* too, so a reader (or a CI job) sees them at a
+glance and so a file that does not agree with its own history is caught: on load the history is
+replayed with the engine and any disagreement is a bad file naming the field.  ``replay`` reports
+the first divergence instead.
 
-Format 1, keys in this order (``docs/cli.md`` is the reference)::
+Format 2, keys in this order (``docs/cli.md`` is the reference)::
 
-    pyramide-save: 1          # format version, always first
+    pyramide-save: 2          # format version, always first
     deal: PY1-N-AAAAAAS       # the deal code: authoritative
     rules: N                  # human form of the code's rules (must agree with the code)
-    status: playing           # playing | won | lost
+    status: lost              # playing | won | lost
+    termination: dead         # null while playing | cleared | no-moves | dead | resigned (optional)
     score: 20
     moves: 2                  # the move counter (R19): removals, draws, recycles
     time_played: 42.5         # seconds, optional (default 0)
+    hints: 0                  # hints asked for, optional (default 0)
     selected: null            # a selected card (R13), optional
     assist: true              # error help (R15), optional (default true)
     level: medium             # optional: easy | medium | hard | expert (issue 5)
     daily: '2026-11-29'       # optional: the date of a daily deal (issue 5)
-    history: [KD, 10C+3S]     # canonical notation, undos included
+    history: [KD, 10C+3S]     # canonical notation, undos and resign included
+
+Format 1 (no ``termination``/``hints``, no ``resign``) was written before games could end dead: its
+history is replayed by that format's end rule (a dead position still allowed draws and recycles)
+and its ``status`` is checked against that rule; the game is then reported by today's rule, so a
+format-1 game stuck at a dead position reads as ``lost``/``dead``.  It is written back as format 2
+only when its history is also valid by today's rule (see :class:`SavedGame`).
 
 Unknown keys are errors; files of a newer format are refused; older formats are migrated by
-:data:`MIGRATIONS` (none yet: 1 is the first format).  YAML is read with a safe loader only, and
-duplicate keys are errors (plain PyYAML would silently keep the last one).
+:data:`MIGRATIONS`.  YAML is read with a safe loader only, and duplicate keys are errors (plain
+PyYAML would silently keep the last one).
 """
 
 from __future__ import annotations
@@ -32,37 +41,48 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from enum import Enum
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ..engine.cards import Card, parse_card
 from ..engine.deal import Deal
-from ..engine.errors import CardError, DealCodeError, MoveSyntaxError, PyramideError, RulesError
-from .files import atomic_write, read_text
+from ..engine.errors import CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError
 from ..engine.game import Game
 from ..engine.level import Level
 from ..engine.moves import Move
-from ..engine.position import Outcome
+from ..engine.position import Outcome, Termination
 from ..engine.rules import Rules
-
-EnumType = TypeVar("EnumType", bound=Enum)
+from ..versions import SAVE_FORMAT_VERSION
+from .files import atomic_write, read_text
 
 FORMAT_KEY = "pyramide-save"
-FORMAT_VERSION = 1
+FORMAT_VERSION = SAVE_FORMAT_VERSION
 LAYOUT_KEY = "pyramide-layout"
+EnumType = TypeVar("EnumType", bound=Enum)
 REQUIRED_KEYS = (FORMAT_KEY, "deal", "status", "score", "moves", "history")
 KNOWN_KEYS = (
-    FORMAT_KEY, "deal", "rules", "status", "score", "moves", "time_played", "selected", "assist",
-    "level", "daily", "history",
+    FORMAT_KEY, "deal", "rules", "status", "termination", "score", "moves", "time_played", "hints", "selected",
+    "assist", "level", "daily", "history",
 )
+FORMAT_2_KEYS = ("termination", "hints")
+"""Keys a format-1 file cannot have."""
 HEADER = (
     "# Pyramide save file: `pyramide play FILE` to go on, `pyramide replay FILE` to check it.\n"
     "# The deal code and the history decide the game; score, moves and status must agree with them.\n"
 )
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
-"""``MIGRATIONS[v]`` turns a format-``v`` document into a format-``v+1`` one.  Empty: 1 is the first."""
+def _from_format_1(document: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 → 2: the keys are the same (``termination`` and ``hints`` are optional); what
+    changes is the end rule the history is replayed by, which :func:`parse_save` remembers."""
+    for key in FORMAT_2_KEYS:
+        if key in document:
+            raise SaveFileError(f"{key}: a format-1 save has no {key!r} key (write pyramide-save: 2)", key)
+    return {**document, FORMAT_KEY: 2}
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_format_1}
+"""``MIGRATIONS[v]`` turns a format-``v`` document into a format-``v+1`` one."""
 
 
 class SaveFileError(PyramideError, ValueError):
@@ -152,7 +172,11 @@ def leading_comments(text: str) -> str:
 # -- the document ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SaveData:
-    """The content of a save file, validated but not yet replayed.  ``deal`` is the canonical code."""
+    """The content of a save file, validated but not yet replayed.  ``deal`` is the canonical code.
+
+    ``format`` is the save format the data is written in: 2, or 1 for a format-1 file read as it
+    is (its history is replayed by format 1's end rule, see the module docstring).
+    """
 
     deal: str
     history: tuple[Move, ...]
@@ -166,6 +190,11 @@ class SaveData:
     level: Level | None = None
     daily: str | None = None
     header: str = field(default=HEADER, compare=False)
+    termination: Termination | None = None
+    hints: int = 0
+    format: int = FORMAT_VERSION
+    termination_given: bool = field(default=True, compare=False)
+    """False when a format-2 file leaves ``termination`` out (then it is not checked)."""
 
     @classmethod
     def new(cls, deal: Deal, assist: bool = True, level: Level | None = None, daily: str | None = None) -> SaveData:
@@ -177,9 +206,15 @@ class SaveData:
         cls, game: Game, base: SaveData | None, time_played: float | None = None,
         level: Level | None = None, daily: str | None = None,
     ) -> SaveData:
-        """The save of ``game``; settings not held by the game (time, level, …) come from ``base``."""
+        """The save of ``game``; settings not held by the game (time, level, hints, …) come from ``base``."""
+        if game.start != game.start.start(game.deal):
+            raise ValueError("only a game played from the start of its deal can be saved (its history is the record)")
         previous = base or cls(deal="", history=(), score=0, moves=0, status=Outcome.PLAYING,
                                assist=game.assist, level=level, daily=daily)
+        if previous.format == 1:
+            status, termination = format_1_status(game), None
+        else:
+            status, termination = game.outcome, game.termination
         return replace(
             previous,
             deal=game.deal.code,
@@ -187,7 +222,8 @@ class SaveData:
             history=tuple(game.history),
             score=game.score,
             moves=game.move_count,
-            status=game.outcome,
+            status=status,
+            termination=termination,
             selected=game.selected,
             time_played=previous.time_played if time_played is None else round(time_played, 1),
         )
@@ -195,16 +231,24 @@ class SaveData:
     def to_text(self) -> str:
         """The file's text: the header comments, then the keys in the documented order."""
         document: dict[str, Any] = {
-            FORMAT_KEY: FORMAT_VERSION,
+            FORMAT_KEY: self.format,
             "deal": self.deal,
             "rules": self.rules,
             "status": self.status.value,
+        }
+        if self.format >= 2:
+            document["termination"] = None if self.termination is None else self.termination.value
+        document.update({
             "score": self.score,
             "moves": self.moves,
             "time_played": round(float(self.time_played), 1),
+        })
+        if self.format >= 2:
+            document["hints"] = self.hints
+        document.update({
             "selected": None if self.selected is None else str(self.selected),
             "assist": self.assist,
-        }
+        })
         if self.level is not None:
             document["level"] = self.level.value
         if self.daily is not None:
@@ -214,6 +258,20 @@ class SaveData:
 
     def deal_object(self) -> Deal:
         return Deal.from_code(self.deal)
+
+    def new_game(self) -> Game:
+        """The game at the start of the deal, played by the end rule of this data's format."""
+        return Game(self.deal_object(), self.assist, dead_ends=self.format >= 2)
+
+
+def format_1_status(game: Game) -> Outcome:
+    """The status format 1 records: by its end rule a dead position was still ``playing``."""
+    if game.termination is Termination.RESIGNED:
+        return Outcome.LOST
+    position = game.position
+    if position.is_won:
+        return Outcome.WON
+    return Outcome.PLAYING if position.legal_moves(dead_ends=False) else Outcome.LOST
 
 
 def parse_save(text: str, source: str = "save file") -> SaveData:
@@ -229,8 +287,10 @@ def parse_save(text: str, source: str = "save file") -> SaveData:
                 f"{source}: this is a layout file, not a save; start a game from it with "
                 "`pyramide deal --from-layout FILE`", FORMAT_KEY)
         raise SaveFileError(f"{source}: not a pyramide save file (no {FORMAT_KEY!r} format version)", FORMAT_KEY)
+    version = document[FORMAT_KEY]
     document = migrate(document, source)
-    return _validated(document, source, leading_comments(text))
+    data = _validated(document, source, leading_comments(text))
+    return replace(data, format=1) if version == 1 else data
 
 
 def migrate(document: dict[str, Any], source: str) -> dict[str, Any]:
@@ -246,7 +306,10 @@ def migrate(document: dict[str, Any], source: str) -> dict[str, Any]:
         step = MIGRATIONS.get(version)
         if step is None:
             raise SaveFileError(f"{source}: unknown save format {version} (known: 1 to {FORMAT_VERSION})", FORMAT_KEY)
-        document = step(document)
+        try:
+            document = step(document)
+        except SaveFileError as error:
+            raise SaveFileError(f"{source}: {error}", error.field) from None
         version = document[FORMAT_KEY]
     return document
 
@@ -308,6 +371,10 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
             raise SaveFileError(f"{source}: history: action {number}: {error}", "history") from None
 
     status = _enum_value(document["status"], Outcome, "status", source)
+    termination_value = document.get("termination")
+    termination = None if termination_value is None else _enum_value(
+        termination_value, Termination, "termination", source, "null (still playing) or ")
+    hints = _whole_number(document, "hints", source) if "hints" in document else 0
 
     time_played = document.get("time_played", 0.0)
     if (isinstance(time_played, bool) or not isinstance(time_played, (int, float))
@@ -330,17 +397,17 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
         deal=deal.code, history=tuple(history), score=_whole_number(document, "score", source),
         moves=_whole_number(document, "moves", source), status=status, rules=deal.rules.name,
         time_played=float(time_played), selected=selected, assist=assist, level=level, daily=daily,
-        header=header,
+        header=header, termination=termination, hints=hints, termination_given="termination" in document,
     )
 
 
-def _enum_value(value: object, kind: type[EnumType], key: str, source: str) -> EnumType:
+def _enum_value(value: object, kind: type[EnumType], key: str, source: str, also: str = "") -> EnumType:
     """The member of ``kind`` whose value is ``value`` (exactly: no case folding, no numbers)."""
     for member in kind:
         if isinstance(value, str) and member.value == value:
             return member
     expected = ", ".join(member.value for member in kind)
-    raise SaveFileError(f"{source}: {key}: expected one of {expected}, found {value!r}", key)
+    raise SaveFileError(f"{source}: {key}: expected {also}one of {expected}, found {value!r}", key)
 
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -373,10 +440,17 @@ class Divergence:
 
 @dataclass
 class Replay:
-    """The game rebuilt from a save's history, and the first divergence found (``None`` if it agrees)."""
+    """The game rebuilt from a save's history, and the first divergence found (``None`` if it agrees).
+
+    ``format`` is the file's save format; for format 1, ``upgradable`` says whether its history is
+    also valid by today's end rule (then it may be written back as format 2).  The game is always
+    returned playing by today's rule.
+    """
 
     game: Game
     divergences: list[Divergence]
+    format: int = FORMAT_VERSION
+    upgradable: bool = True
 
     @property
     def first(self) -> Divergence | None:
@@ -388,31 +462,52 @@ def replay(data: SaveData) -> Replay:
 
     An illegal history entry stops the replay there (the game is the one before it).
     """
-    walked = Game.walk(data.deal_object(), data.history, data.assist)
+    walked = Game.walk(data.deal_object(), data.history, data.assist, dead_ends=data.format >= 2)
     game = walked.game
     if walked.refused is not None:
+        game.use_dead_end_rule()
         number = walked.played + 1
         move, message = data.history[walked.played], walked.refused.refusal.message
         return Replay(game, [Divergence(
             "history", str(move), None,
             f"history: action {number} ({move}) cannot be played after the {number - 1} before it: "
-            f"{message[0].lower()}{message[1:]}", number)])
+            f"{message[0].lower()}{message[1:]}", number)], data.format, False)
     found = []
-    for name, recorded, replayed in (
+    recorded_fields: list[tuple[str, object, object]] = [
         ("score", data.score, game.score),
         ("moves", data.moves, game.move_count),
         ("status", data.status.value, game.outcome.value),
-    ):
+    ]
+    if data.format >= 2 and data.termination_given:
+        recorded_fields.append(("termination", _value(data.termination), _value(game.termination)))
+    for name, recorded, replayed in recorded_fields:
         if recorded != replayed:
             found.append(Divergence(name, recorded, replayed,
-                                    f"{name}: the file says {recorded} but its history gives {replayed}"))
+                                    f"{name}: the file says {_text(recorded)} but its history gives {_text(replayed)}"))
     if data.selected is not None:
-        if game.position.is_won or not game.position.is_playable(data.selected):
+        if game.is_over or not game.position.is_playable(data.selected):
             found.append(Divergence("selected", str(data.selected), None,
                                     f"selected: {data.selected} is not a card in play after the history"))
         else:
             game.selected = data.selected
-    return Replay(game, found)
+    upgradable = True
+    if not game.dead_ends:
+        try:
+            Game.replay(game.deal, data.history)
+        except IllegalMoveError:
+            upgradable = False
+        game.use_dead_end_rule()
+        if game.is_over:
+            game.selected = None
+    return Replay(game, found, data.format, upgradable)
+
+
+def _text(value: object) -> str:
+    return "null" if value is None else str(value)
+
+
+def _value(member: Enum | None) -> str | None:
+    return None if member is None else member.value
 
 
 def game_from_save(data: SaveData, source: str = "save file") -> Game:
@@ -443,11 +538,22 @@ def read_save(path: Path | str) -> SaveData:
 
 
 def load_game(path: Path | str) -> SavedGame:
-    """Read, validate and replay a save file."""
+    """Read, validate and replay a save file.
+
+    A format-1 file whose history is valid by today's end rule comes back as format-2 data, so it
+    is written as format 2 the next time it changes; any other format-1 file stays format 1.
+    """
     text = read_text(path)
     source = f"bad save file {str(path)!r}"
     data = parse_save(text, source)
-    return SavedGame(Path(path), text, data, game_from_save(data, source))
+    result = replay(data)
+    if result.first is not None:
+        raise SaveFileError(f"{source}: {result.first.message}", result.first.field)
+    game = result.game
+    if data.format == 1 and result.upgradable:
+        data = replace(data, format=FORMAT_VERSION)
+        data = SaveData.from_game(game, data)
+    return SavedGame(Path(path), text, data, game)
 
 
 def write_save(path: Path | str, data: SaveData) -> str:

@@ -22,7 +22,6 @@ from pathlib import Path
 from ..engine.cards import Card
 from .files import SaveLock
 from ..engine.game import Game, TapAction, TapResult, parse_input
-from ..engine.position import Outcome
 from ..engine.moves import MoveKind, Refusal
 from .save import SaveData, load_game, write_save
 
@@ -92,7 +91,7 @@ def play_words(
         game = saved.game
         if assist is not None:
             game.assist = assist
-        if saved.data.status is not Outcome.PLAYING:
+        if game.is_over:
             time_added = 0.0
         steps: list[Step] = []
         refused = None
@@ -140,6 +139,8 @@ def describe(step: Step, name: Callable[[Card], str] = str) -> str:
         return f"drew {name(step.waste_top)}" if step.waste_top is not None else "drew"
     if move.kind is MoveKind.RECYCLE:
         return f"recycled the waste: pass {step.pass_number}"
+    if move.kind is MoveKind.RESIGN:
+        return "resigned: the game is lost"
     return f"undid the last action (score {step.score})"
 
 

@@ -1,0 +1,23 @@
+"""The version numbers of every public contract, in one place (``docs/api.md`` explains each).
+
+A number changes only when its contract changes in a way a careful user would notice: something
+removed, renamed or given another meaning.  Additions (a new function, a new JSON key, a new
+request) keep the number.  Cheap to import: no other module of the package is loaded.
+"""
+
+from __future__ import annotations
+
+API_VERSION = 1
+"""The Python API: the names in ``pyramide_cli.__all__`` and what they promise."""
+
+JSON_SCHEMA_VERSION = 2
+"""Every ``--json`` document carries it as ``"schema"`` (1 was the schema before it was written down)."""
+
+SAVE_FORMAT_VERSION = 2
+"""``pyramide-save:`` of the save files this version writes (format 1 is still read)."""
+
+SERVE_PROTOCOL_VERSION = 1
+"""The JSON-lines protocol of ``pyramide serve`` (``docs/protocol.md``)."""
+
+ENGINE_PROTOCOL_VERSION = 1
+"""The line protocol ``pyramide tournament --engine`` speaks to external engines (``docs/protocol.md``)."""
