@@ -36,3 +36,40 @@ def test_the_rules_document_quotes_the_messages_the_engine_prints() -> None:
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     for message in (Refusal.BLOCKED.message, Refusal.SUM_NOT_13.message, NO_MORE_MOVES):
         assert f"| {message} |" in text
+
+
+def readme_console() -> list[tuple[str, list[str]]]:
+    """The commands of README's refusal example and the lines each prints."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("```console\n", 1)[1].split("```", 1)[0]
+    examples: list[tuple[str, list[str]]] = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            examples.append((line[2:], []))
+        else:
+            examples[-1][1].append(line)
+    return examples
+
+
+def test_the_readme_refusal_and_status_line_examples_are_what_prints(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shlex
+
+    from cli_support import invoke
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert invoke("deal", "PY1-N-AAAAAAS", "-o", "tour.yaml", "--quiet").status == 0
+    assert invoke("play", "tour.yaml", "KC", "10H", "3D", "--quiet").status == 0
+    examples = readme_console()
+    assert len(examples) >= 5
+    for command, expected in examples:
+        words = shlex.split(command.split(" | ")[0])
+        assert words[0] == "pyramide"
+        outcome = invoke(*words[1:])
+        if command.endswith("| tail -1"):
+            printed = outcome.stdout.splitlines()[-1:]
+        else:
+            assert outcome.stdout == "" and outcome.status in (2, 3), command
+            printed = outcome.stderr.splitlines()
+        assert printed == expected, command

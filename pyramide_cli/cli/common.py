@@ -121,6 +121,15 @@ def extras_of(data: Any) -> Extras:
     return Extras(time_played=data.time_played, level=data.level, daily=data.daily)
 
 
+def plural(count: int, one: str, many: str) -> str:
+    """``one`` or ``many`` filled in with ``count`` ("1 position", "2 positions").
+
+    The shape of gettext's ``ngettext`` (two whole templates and the number), so a catalog can
+    take it over for languages with other plural rules.
+    """
+    return (one if count == 1 else many).format(count=count)
+
+
 def echo(text: str = "") -> None:
     sys.stdout.write(text + "\n")
 

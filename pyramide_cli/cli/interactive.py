@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from ..storage.files import LockTimeoutError
 from ..engine.game import Game
-from ..engine.errors import MoveSyntaxError
+from ..engine.errors import MoveSyntaxError, UnknownWordError
 from .render import Style, card_name, render_board
 from ..storage.session import PlayResult, Stopwatch, play_words, refusal_line
 from .common import echo, extras_of, print_steps, say_error
@@ -43,6 +43,12 @@ Tap a card by its name to select it; tap a second card to pair them (values addi
   undo (u)    take back the last action (up to 100; the move counter does not go down)
   hint        a suggestion;  show  the board again;  help (?)  this text;  quit (q)  leave
 Every action is saved at once: quit any time and `pyramide play FILE` to go on."""
+
+
+def unknown_word_message(word: str) -> str:
+    """What a piped session says about a line it cannot read (it ends the session, exit 2)."""
+    return (f"unknown word {word!r}: a line holds a card (7C), a pair (10C+3S), stock, waste, draw, recycle, "
+            "undo, hint, show, help or quit")
 
 
 def hint_text(game: Game) -> str:
@@ -115,6 +121,11 @@ def run_session(
                 continue
             try:
                 result = play_words(path, [word], assist, stopwatch.lap(), expected_text=last.text)
+            except UnknownWordError as error:
+                if not interactive:
+                    raise MoveSyntaxError(unknown_word_message(error.word)) from None
+                say_error(f"unknown word {error.word!r}: type help to see the cards, moves and commands you can use")
+                continue
             except (MoveSyntaxError, LockTimeoutError) as error:
                 if not interactive:
                     raise

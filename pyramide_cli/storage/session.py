@@ -23,7 +23,7 @@ from ..engine.cards import Card
 from .files import SaveLock
 from ..engine.game import Game, TapAction, TapResult, parse_input
 from ..engine.position import Outcome
-from ..engine.moves import MoveKind, Refusal
+from ..engine.moves import CARD_REFUSALS, Move, MoveKind, Refusal
 from .save import SaveData, load_game, write_save
 
 MAX_PAUSE = 600.0
@@ -47,6 +47,8 @@ class Step:
     selected: Card | None
     waste_top: Card | None
     pass_number: int
+    card: Card | None = None
+    """For a refused pair move (``KC+QC``): the card the refusal is about (the one already removed)."""
 
     @property
     def ok(self) -> bool:
@@ -70,7 +72,20 @@ class PlayResult:
 def _step(text: str, result: TapResult, game: Game, score_before: int) -> Step:
     position = game.position
     return Step(text, result, game.score - score_before, game.score, game.selected, position.waste_top,
-                position.pass_number)
+                position.pass_number, refused_card(game, text, result))
+
+
+def refused_card(game: Game, text: str, result: TapResult) -> Card | None:
+    """Which of the two cards a refused pair move names is blocked, removed or out of play.
+
+    A refused move changes nothing, so ``game`` still holds the position it was refused in.
+    """
+    if result.refusal not in CARD_REFUSALS:
+        return None
+    action = parse_input(text)
+    if not isinstance(action, Move) or len(action.cards) < 2:
+        return None
+    return next((card for card in action.cards if game.position.play_refusal(card) is result.refusal), None)
 
 
 def play_words(
@@ -149,6 +164,8 @@ def refusal_line(step: Step, name: Callable[[Card], str] = str) -> str:
     assert result.refusal is not None
     if result.message is None:
         return f"{step.text}: refused ({result.refusal.value})"
+    if step.card is not None:
+        return f"{step.text}: {result.refusal.message_about(name(step.card))}"
     line = f"{step.text}: {result.message}"
     if result.refusal is Refusal.SUM_NOT_13 and step.selected is not None:
         line += f"; {name(step.selected)} is selected now"
