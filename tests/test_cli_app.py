@@ -44,7 +44,7 @@ def test_usage_errors_exit_2_and_come_as_json_with_json() -> None:
     assert plain.status == 2
     missing = invoke("replay", "--json")
     assert missing.status == 2
-    assert missing.json() == {"ok": False, "error": {"kind": "usage", "exit_status": 2,
+    assert missing.json() == {"schema": 2, "ok": False, "error": {"kind": "usage", "exit_status": 2,
                                                      "message": "Missing argument 'FILE'."}}
     unknown = invoke("show", "X", "--colour", "--json")
     assert unknown.status == 2 and "--colour" in unknown.json()["error"]["message"]
@@ -115,3 +115,15 @@ def test_anything_but_plain_text_numbers_and_flags_keeps_typers_own_coercion(ann
                                                                              flags: dict[str, bool]) -> None:
     assert plain_coercion(_Descriptor(annotation, **flags)) is None
     assert plain_coercion(object()) is None
+
+
+def test_every_json_document_starts_with_its_schema_version(tmp_path: Path) -> None:
+    import json
+
+    from cli_support import make_save
+
+    save = str(make_save(tmp_path))
+    for args in (["show", save], ["play", save, "KC"], ["replay", save], ["show", "PY1-X"], ["replay"]):
+        outcome = invoke(*args, "--json")
+        document = json.loads(outcome.stdout)
+        assert list(document)[:2] == ["schema", "ok"] and document["schema"] == 2, args

@@ -92,7 +92,7 @@ def test_deal_errors_as_json(tmp_path: Path) -> None:
     outcome = invoke("deal", "PY1-N-AAAAAA", "--json")
     document = outcome.json()
     assert outcome.status == 4 and outcome.stderr == ""
-    assert document == {"ok": False, "error": {"kind": "bad-input", "exit_status": 4,
+    assert document == {"schema": 2, "ok": False, "error": {"kind": "bad-input", "exit_status": 4,
                                                "message": document["error"]["message"]}}
     assert "6 characters" in document["error"]["message"]
 

@@ -65,10 +65,17 @@ def error_document(message: str, status: ExitStatus, **details: Any) -> dict[str
     return {"ok": False, "error": error, **details}
 
 
+JSON_SCHEMA = 2
+"""The version of every JSON document (``schema``; ``docs/cli.md``, "JSON schema").  Added keys keep it;
+removed, renamed or re-meant keys raise it.  2: ``solve``/``grade`` answer ``ok: true`` on an
+unwinnable deal."""
+
+
 def emit_json(document: dict[str, Any]) -> None:
+    """Print one JSON document, with its ``schema`` version first."""
     import json
 
-    sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps({"schema": JSON_SCHEMA, **document}, ensure_ascii=False) + "\n")
     sys.stdout.flush()
 
 

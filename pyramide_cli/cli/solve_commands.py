@@ -35,6 +35,10 @@ Examples:
   pyramide solve PY1-N-AAAAAAB -o won.yaml # the winning line as a save; replay confirms it
   pyramide solve g.yaml --json --timeout 5
 
+The verdict goes to stdout (with --json: "ok": true) whether the deal can be won or not;
+exit 6 tells a script it cannot, as grep's exit 1 tells it found nothing.  Only "unknown" is an
+error: one line on stderr (with --json: "ok": false), exit 7.
+
 Exit: 0 winnable, 6 unwinnable, 7 search limit reached (unknown), 2 bad option,
 4 bad code or save file, 5 file error (missing, exists without --force, unwritable).
 """
@@ -100,8 +104,10 @@ def solve(
 
         game, data, source = load_target(target)
         result = run_solver(game, optimal=optimal, limits=limits)
-        document: dict[str, Any] = {"ok": result.winnable, "deal": game.deal.code, "rules": game.deal.rules.name,
-                                    "file": source, "from_move": len(game.history), **result.to_dict()}
+        # A proven verdict is an answer (ok), winnable or not; only "unknown" is a failure to answer.
+        document: dict[str, Any] = {"ok": result.verdict is not Verdict.UNKNOWN, "deal": game.deal.code,
+                                    "rules": game.deal.rules.name, "file": source, "from_move": len(game.history),
+                                    **result.to_dict()}
         written = None
         if output is not None and result.winnable:
             written = _write_solution(Path(output), game, data, result.solution, force)
@@ -109,15 +115,18 @@ def solve(
         status = {Verdict.WINNABLE: ExitStatus.OK, Verdict.UNWINNABLE: ExitStatus.UNWINNABLE,
                   Verdict.UNKNOWN: ExitStatus.SEARCH_LIMIT}[result.verdict]
         message = _verdict_message(result)
-        if status is not ExitStatus.OK:
+        if status is ExitStatus.SEARCH_LIMIT:
             raise CommandError(message, status, **{key: value for key, value in document.items() if key != "ok"})
         if json_output:
             emit_json(document)
         else:
             echo(message)
-            echo(" ".join(str(move) for move in result.solution))
+            if result.winnable:
+                echo(" ".join(str(move) for move in result.solution))
             if written:
                 echo(f"saved to {written}")
+        if status is not ExitStatus.OK:
+            raise typer.Exit(int(status))  # unwinnable: an answer, with its own status (like grep's 1)
 
 
 def _verdict_message(result) -> str:
