@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramide_cli.cli.common import plural
+from pyramide_cli.cli.common import counted
 from pyramide_cli.cli.interactive import run_session
 from pyramide_cli.cli.render import Style
 from pyramide_cli.engine.deal import Deal
@@ -81,10 +81,10 @@ def test_at_the_prompt_an_unknown_word_points_to_help(tmp_path: Path, monkeypatc
     assert "pyramide: unknown word 'clear': type help to see" in capsys.readouterr().err
 
 
-def test_plural_chooses_the_whole_phrase() -> None:
-    assert plural(1, "{count:,} position", "{count:,} positions") == "1 position"
-    assert plural(0, "{count:,} position", "{count:,} positions") == "0 positions"
-    assert plural(12345, "{count:,} position", "{count:,} positions") == "12,345 positions"
+def test_counted_chooses_the_whole_phrase() -> None:
+    assert counted(1, "{count:,} position", "{count:,} positions") == "1 position"
+    assert counted(0, "{count:,} position", "{count:,} positions") == "0 positions"
+    assert counted(12345, "{count:,} position", "{count:,} positions") == "12,345 positions"
 
 
 def test_replay_says_1_action(tmp_path: Path) -> None:

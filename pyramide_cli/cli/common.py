@@ -128,7 +128,7 @@ def extras_of(data: Any) -> Extras:
     return Extras(time_played=data.time_played, level=data.level, daily=data.daily)
 
 
-def plural(count: int, one: str, many: str) -> str:
+def counted(count: int, one: str, many: str) -> str:
     """``one`` or ``many`` filled in with ``count`` ("1 position", "2 positions").
 
     The shape of gettext's ``ngettext`` (two whole templates and the number), so a catalog can

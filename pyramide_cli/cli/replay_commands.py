@@ -13,7 +13,7 @@ from ..storage.save import Replay, SaveData, read_save, replay as replay_save
 from .render import Style, game_state, render_board
 from .app import app
 from .common import (
-    AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, plural, reporting,
+    AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, counted, reporting,
     say_error, usage_error,
 )
 from .exit_codes import ExitStatus
@@ -84,7 +84,7 @@ def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, A
     game = result.game
     verdict = "agrees with the file" if result.first is None else "DIVERGES from the file"
     lines = [
-        f"replay {path}: {plural(len(data.history), '{count} action', '{count} actions')}, score {game.score}, "
+        f"replay {path}: {counted(len(data.history), '{count} action', '{count} actions')}, score {game.score}, "
         f"moves {game.move_count}, "
         f"{game.outcome.value}: {verdict}"
     ]
@@ -112,7 +112,7 @@ def replay(
         data = read_save(path)
         if upto is not None and not 0 <= upto <= len(data.history):
             raise usage_error(f"--upto {upto}: the history has "
-                              f"{plural(len(data.history), '{count} action', '{count} actions')} (0 to {len(data.history)})")
+                              f"{counted(len(data.history), '{count} action', '{count} actions')} (0 to {len(data.history)})")
         result = replay_save(data)
         checks = _expectations(result.game, expected, expect_score)
         shown = result.game if upto is None else _prefix_game(data, upto)

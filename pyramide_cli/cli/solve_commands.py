@@ -13,7 +13,7 @@ import typer
 
 from ..storage.files import SaveLock
 from .app import app
-from .common import CommandError, JsonOption, echo, emit_json, plural, reporting, usage_error
+from .common import CommandError, JsonOption, counted, echo, emit_json, reporting, usage_error
 from .exit_codes import ExitStatus
 
 LIMIT_HELP = "Give up (verdict unknown, exit 7) after this many positions."
@@ -132,9 +132,9 @@ def solve(
 def _verdict_message(result) -> str:
     from ..solver import Verdict
 
-    figures = plural(result.states, "{count:,} position", "{count:,} positions") + f", {result.seconds:.3f} s"
+    figures = counted(result.states, "{count:,} position", "{count:,} positions") + f", {result.seconds:.3f} s"
     if result.verdict is Verdict.WINNABLE:
-        actions = plural(len(result.solution), "{count} action", "{count} actions")
+        actions = counted(len(result.solution), "{count} action", "{count} actions")
         if result.optimal:
             return f"winnable: fewest actions, {actions} ({figures})"
         return f"winnable: a winning line, {actions} ({figures})"
@@ -257,7 +257,7 @@ def _survey_text(summary: dict[str, Any]) -> str:
     seconds, states = summary["seconds"], summary["states"]
     lines = [
         f"rules {summary['rules']}, deals {summary['first']}-{summary['last']} "
-        f"({plural(deals, '{count} deal', '{count} deals')})",
+        f"({counted(deals, '{count} deal', '{count} deals')})",
         f"  winnable   {summary['winnable']:>6}  {summary['winnable_percent']:6.2f} %  (95 % CI {low:.2f}-{high:.2f} %)",
         f"  unwinnable {summary['unwinnable']:>6}  {100 * summary['unwinnable'] / deals:6.2f} %",
         f"  unknown    {summary['unknown']:>6}  {100 * summary['unknown'] / deals:6.2f} %",
