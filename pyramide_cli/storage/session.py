@@ -10,14 +10,18 @@ one line of an interactive or piped session); bots written in Python can call :f
   the file stays byte-for-byte the same.
 * The whole batch runs under the save's lock, re-reading the file inside it, so two processes
   playing the same save take turns and neither loses the other's moves.
+* Given a statistics database (``stats``), the batch that ends the game records it there, once,
+  after the save is written (:mod:`.stats`); a database that cannot take it gives a warning, never
+  an error.  Without one nothing is recorded: bots and scripts calling this ask for it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine.cards import Card
 from .files import SaveLock
@@ -25,6 +29,9 @@ from ..engine.game import Game, TapAction, TapResult, parse_input
 from ..engine.position import Outcome
 from ..engine.moves import CARD_REFUSALS, Move, MoveKind, Refusal
 from .save import SaveData, load_game, write_save
+
+if TYPE_CHECKING:
+    from .stats import StatsDB
 
 MAX_PAUSE = 600.0
 """Longest stretch without input that the stopwatch counts (seconds): a game left open overnight
@@ -67,6 +74,10 @@ class PlayResult:
     """The file's text after the batch."""
     changed_elsewhere: bool
     """True when the file on disk differed from ``expected_text``: another process played it."""
+    ended: bool = False
+    """True when this batch ended the game (won, lost, dead or resigned)."""
+    warnings: list[str] = field(default_factory=list)
+    """Lines for the player that are no error: a game the statistics could not take."""
 
 
 def _step(text: str, result: TapResult, game: Game, score_before: int) -> Step:
@@ -94,11 +105,13 @@ def play_words(
     assist: bool | None = None,
     time_added: float = 0.0,
     expected_text: str | None = None,
+    stats: StatsDB | Path | None = None,
 ) -> PlayResult:
     """Apply ``words`` to the save at ``path`` under its lock (see the module docstring).
 
     ``assist`` overrides the file's error-help setting for this batch only (R15); ``time_added``
-    is stopwatch time to add (R19) unless the game was already over.
+    is stopwatch time to add (R19) unless the game was already over; ``stats`` is the database
+    (or its path) that records the game if this batch ends it.
     """
     for word in words:
         check_word(word)
@@ -122,8 +135,17 @@ def play_words(
         data = saved.updated(game, time_added)
         written = data != saved.data
         text = write_save(path, data) if written else saved.text
+        ended = saved.data.status is Outcome.PLAYING and data.status is not Outcome.PLAYING
+        warnings = []
+        if ended and stats is not None:
+            from .stats import GameRecord, StatsDB, record_game
+
+            database = stats if isinstance(stats, StatsDB) else StatsDB(stats)
+            warning = record_game(database, GameRecord.of_game(game, data))
+            if warning is not None:
+                warnings.append(warning)
     changed_elsewhere = expected_text is not None and saved.text != expected_text
-    return PlayResult(steps, refused, game, data, written, text, changed_elsewhere)
+    return PlayResult(steps, refused, game, data, written, text, changed_elsewhere, ended, warnings)
 
 
 class Stopwatch:
