@@ -82,7 +82,7 @@ def test_a_damaged_database_is_one_warning_and_the_save_is_written(tmp_path: Pat
     database.write_bytes(content)
     path = make_save(tmp_path, WON_N_CODE, *WON_N_LINE[:-1])
     result = play_words(path, [WON_N_LINE[-1]], stats=database)
-    assert result.written and load_game(path).data.status == "won"
+    assert result.written and load_game(path).data.status.value == "won"
     [warning] = result.warnings
     assert warning.startswith("warning: this game was not counted in the statistics: ") and "damaged" in warning
     assert "\n" not in warning and database.read_bytes() == content  # the damaged file is left alone

@@ -75,12 +75,13 @@ def stats(
 
 
 def _filters(rules: str | None, level: str | None) -> tuple[str | None, str | None]:
+    from ..engine.level import LEVELS
     from ..engine.rules import Rules
-    from ..storage.save import LEVELS
 
     chosen_rules = None if rules is None else Rules.parse(rules).name
-    if level is not None and level.lower() not in LEVELS:
-        raise usage_error(f"--level {level!r}: expected one of {', '.join(LEVELS)}")
+    names = [known.value for known in LEVELS]
+    if level is not None and level.lower() not in names:
+        raise usage_error(f"--level {level!r}: expected one of {', '.join(names)}")
     return chosen_rules, None if level is None else level.lower()
 
 

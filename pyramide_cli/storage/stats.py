@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import PyramideError
+from ..engine.level import LEVELS, Level
 from ..engine.moves import MoveKind
 from .places import default_db_path
 
@@ -129,7 +130,8 @@ class GameRecord:
             termination=termination_of(game), score=game.score, moves=game.move_count, time_played=time_played,
             hints=0 if data is None else int(getattr(data, "hints", 0) or 0),
             undos=sum(1 for move in game.history if move.kind is MoveKind.UNDO),
-            level=None if data is None else data.level, daily=None if data is None else data.daily,
+            level=None if data is None or data.level is None else Level(data.level).value,
+            daily=None if data is None else data.daily,
             finished_at=finished_at or now_utc(), source=source,
         )
 
@@ -358,8 +360,9 @@ def summarize(games: Sequence[GameRecord]) -> Summary:
 
 
 def _level_order(level: str | None) -> int:
-    order = ("easy", "medium", "hard", "expert")
-    return order.index(level) + 1 if level in order else 0
+    """No level first, then easiest to hardest."""
+    values = [known.value for known in LEVELS]
+    return values.index(level) + 1 if level in values else 0
 
 
 def filtered(games: Iterable[GameRecord], rules: str | None = None, level: str | None = None) -> list[GameRecord]:
