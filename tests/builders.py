@@ -14,7 +14,7 @@ R24_ROWS = [
 
 
 def r24_deal(rules: Rules | None = None) -> Deal:
-    """RULES.md R24's layout: waste 7♦, the 23 other cards in the stock in deck order."""
+    """docs/rules.md R24's layout: waste 7♦, the 23 other cards in the stock in deck order."""
     return Deal.from_layout(R24_ROWS, waste="7D", rules=rules or Rules())
 
 

@@ -115,3 +115,15 @@ def test_anything_but_plain_text_numbers_and_flags_keeps_typers_own_coercion(ann
                                                                              flags: dict[str, bool]) -> None:
     assert plain_coercion(_Descriptor(annotation, **flags)) is None
     assert plain_coercion(object()) is None
+
+
+def test_every_json_document_starts_with_its_schema_version(tmp_path: Path) -> None:
+    import json
+
+    from cli_support import make_save
+
+    save = str(make_save(tmp_path))
+    for args in (["show", save], ["play", save, "KC"], ["replay", save], ["show", "PY1-X"], ["replay"]):
+        outcome = invoke(*args, "--json")
+        document = json.loads(outcome.stdout)
+        assert list(document)[:2] == ["schema", "ok"] and document["schema"] == 2, args

@@ -72,13 +72,17 @@ def test_grade_of_an_unwinnable_deal_has_no_level_and_exit_6(stand_in: None) -> 
     outcome = invoke("grade", "PY1-N-AAAAAAD", "--json")  # deal 3
     assert outcome.status == 6 and outcome.stderr == ""
     document = outcome.json()
-    assert document["ok"] is False and document["error"]["kind"] == "unwinnable"
+    assert document["ok"] is True and "error" not in document and document["verdict"] == "unwinnable"
     assert document["winnable"] is False and document["level"] is None and document["wins"] == 0
     assert document["deal"] == "PY1-N-AAAAAAD" and document["games"] == SMALL.games
     text = invoke("grade", "PY1-N-AAAAAAD")
-    assert text.status == 6 and text.stdout == ""
-    assert text.stderr == ("pyramide: PY1-N-AAAAAAD is unwinnable (proven by the solver): it has no level and is "
-                           "never dealt for one\n")
+    assert text.status == 6 and text.stderr == ""  # an answer on stdout, not an error (issue 14.5)
+    assert text.stdout.splitlines() == [
+        "PY1-N-AAAAAAD  (rules N)",
+        "winnable:       no, proven by the solver",
+        "random player:  won 0 of 40 games (0.00%), uniformly random moves",
+        "level:          none: an unwinnable deal has no level and is never dealt for one",
+    ]
 
 
 def test_grade_when_the_solver_gives_up_exit_7_unless_a_random_game_won(stand_in: None) -> None:
@@ -287,7 +291,7 @@ def test_real_grade_of_an_unwinnable_deal_exits_6(tmp_path: Path) -> None:
     from cli_support import run
 
     outcome = run("grade", "PY1-N-AAAAAAD", cwd=tmp_path)
-    assert outcome.status == 6 and "PY1-N-AAAAAAD is unwinnable (proven by the solver)" in outcome.stderr
+    assert outcome.status == 6 and "winnable:       no, proven by the solver" in outcome.stdout
 
 
 def test_deal_level_refuses_an_existing_file_before_searching(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

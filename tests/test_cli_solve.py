@@ -46,16 +46,18 @@ def test_solve_unwinnable_exit_6_with_maxima() -> None:
     outcome = invoke("solve", STUCK, "--json")
     assert outcome.status == 6
     document = outcome.json()
-    assert document["ok"] is False and document["error"]["kind"] == "unwinnable"
+    assert document["ok"] is True and "error" not in document and document["verdict"] == "unwinnable"
     assert (document["max_pyramid_removed"], document["max_removed"]) == (7, 14)
     text = invoke("solve", STUCK)
-    assert text.status == 6 and "unwinnable" in text.stderr and "7 of 28" in text.stderr
+    assert text.status == 6 and text.stderr == ""  # an answer, not an error (issue 14.5)
+    assert text.stdout.startswith("unwinnable: proven by exhaustive search") and "7 of 28" in text.stdout
 
 
 def test_solve_search_limit_exit_7() -> None:
     outcome = invoke("solve", HARD_T, "--max-states", "10", "--json")
     assert outcome.status == 7
     assert outcome.json()["verdict"] == "unknown" and outcome.json()["error"]["kind"] == "search-limit"
+    assert outcome.json()["ok"] is False and outcome.json()["schema"] == 2
     timed = invoke("solve", HARD_T, "--timeout", "0.000001")
     assert timed.status == 7 and "unknown" in timed.stderr
 

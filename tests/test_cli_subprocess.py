@@ -175,13 +175,13 @@ def test_an_interactive_session_on_a_terminal(tmp_path: Path) -> None:
     assert [str(move) for move in load_game(tmp_path / "g.yaml").data.history] == ["KC"]
 
 
-def test_the_play_path_imports_neither_pydantic_nor_rich_nor_any_solver(tmp_path: Path) -> None:
+def test_the_play_path_imports_neither_pydantic_nor_rich_nor_any_solver_nor_sqlite(tmp_path: Path) -> None:
     make_save(tmp_path, CODE)
     probe = (
         "import atexit, sys\n"
         "atexit.register(lambda: sys.stderr.write(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('pydantic', 'rich') or m in ('pyramide_cli.solver', 'pyramide_cli.analysis.hint', 'pyramide_cli.analysis.grade', "
-        "'pyramide_cli.engine.playout')))))\n"
+        "'pyramide_cli.engine.playout', 'sqlite3', 'pyramide_cli.storage.stats')))))\n"
         "sys.argv = ['pyramide', 'play', 'g.yaml', 'draw']\n"
         "from pyramide_cli.cli import main\n"
         "main()\n"

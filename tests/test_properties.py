@@ -1,6 +1,6 @@
 """Property tests over random deals, rules and move sequences (issue 2).
 
-The engine is checked against a deliberately naive model written straight from RULES.md
+The engine is checked against a deliberately naive model written straight from docs/rules.md
 (lists of lists, no bit masks): same legal moves and same board after every action.
 """
 
@@ -34,7 +34,7 @@ EVERY_REMOVAL = [Move.king(card) for card in CARDS if card.is_king] + [
 
 
 class NaiveGame:
-    """RULES.md played with plain lists: rows of cards (None when gone), stock top first, waste bottom first."""
+    """docs/rules.md played with plain lists: rows of cards (None when gone), stock top first, waste bottom first."""
 
     def __init__(self, deal: Deal) -> None:
         self.rules = deal.rules

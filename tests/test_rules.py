@@ -1,4 +1,4 @@
-"""Rules presets and variants (RULES.md §6, R9 recycle limits, R16 strict)."""
+"""Rules presets and variants (docs/rules.md §6, R9 recycle limits, R16 strict)."""
 
 from __future__ import annotations
 

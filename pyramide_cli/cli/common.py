@@ -12,7 +12,8 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from pathlib import Path
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -29,6 +30,9 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print exactly one JSON
 AsciiOption = Annotated[bool, typer.Option("--ascii", help="Plain ASCII: 10C instead of 10♣, '.' for a gap, no colour.")]
 FrenchOption = Annotated[bool, typer.Option("--french", help="French rank letters on the board: R (roi), D (dame), V (valet).")]
 RevealOption = Annotated[bool, typer.Option("--reveal", help="Also show the face-down stock, top card first.")]
+DbOption = Annotated[Optional[str], typer.Option(
+    "--db", metavar="FILE", show_default=False,
+    help="The statistics database (default: stats.sqlite3 in $PYRAMIDE_HOME, else the user's data folder).")]
 
 
 class CommandError(PyramideError):
@@ -121,6 +125,22 @@ def extras_of(data: Any) -> Extras:
     if data is None:
         return Extras()
     return Extras(time_played=data.time_played, level=data.level, daily=data.daily)
+
+
+def counted(count: int, one: str, many: str) -> str:
+    """``one`` or ``many`` filled in with ``count`` ("1 position", "2 positions").
+
+    The shape of gettext's ``ngettext`` (two whole templates and the number), so a catalog can
+    take it over for languages with other plural rules.
+    """
+    return (one if count == 1 else many).format(count=count)
+
+
+def stats_db(db: str | None) -> Path:
+    """The statistics database of ``--db``, else the default one (a path: nothing is opened or imported)."""
+    from ..storage.places import default_db_path
+
+    return Path(db) if db is not None else default_db_path()
 
 
 def echo(text: str = "") -> None:

@@ -36,6 +36,10 @@ Examples:
   pyramide grade g.yaml                        # the deal of a save file
   pyramide grade PY1-N-AAAAAAB --rules T       # the same deal number under rules T
 
+The report goes to stdout (with --json: "ok": true) for a winnable and for a proven unwinnable
+deal; exit 6 tells a script the deal cannot be won.  A deal left undecided is an error: one line
+on stderr (with --json: "ok": false), exit 7.
+
 Exit: 0 graded (winnable), 6 unwinnable (no level), 7 the solver reached its limit and no random
 game was won (no level), 2 bad rules, 4 bad code or file, 5 missing file.
 """
@@ -57,13 +61,14 @@ def grade(
         if chosen_rules is not None:
             deal = deal.with_rules(chosen_rules)
         graded = grade_deal(deal)
-        if not graded.winnable:  # as `solve` does: the verdict as an error with its own status
-            status = ExitStatus.UNWINNABLE if graded.winnable is False else ExitStatus.SEARCH_LIMIT
-            raise CommandError(no_level_message(graded), status, **grade_document(graded))
+        if graded.winnable is None:  # undecided: no answer, an error with its own status (as `solve`)
+            raise CommandError(no_level_message(graded), ExitStatus.SEARCH_LIMIT, **grade_document(graded))
         if json_output:
             emit_json({"ok": True, **grade_document(graded)})
         else:
             echo(grade_text(graded))
+        if graded.winnable is False:  # proven unwinnable: an answer on stdout, and exit 6 (as `solve`)
+            raise typer.Exit(int(ExitStatus.UNWINNABLE))
 
 
 def grade_document(graded: Grade) -> dict[str, Any]:
@@ -95,23 +100,26 @@ def thresholds_text(limits: LevelThresholds) -> str:
 
 
 def grade_text(graded: Grade) -> str:
-    """The report of a graded (winnable) deal."""
+    """The report of a graded deal: winnable with its level, or proven unwinnable (no level)."""
     deal = graded.deal
-    proof = "yes, proven by the solver" if graded.solver_proved else "yes, a random game won it (the solver reached its limit)"
+    if graded.winnable is False:
+        proof = "no, proven by the solver"
+        level = "none: an unwinnable deal has no level and is never dealt for one"
+    else:
+        proof = "yes, proven by the solver" if graded.solver_proved else "yes, a random game won it (the solver reached its limit)"
+        level = f"{graded.level.label}  ({thresholds_text(graded.thresholds)})"  # type: ignore[union-attr]
     return "\n".join([
         f"{deal.code}  (rules {deal.rules.name})",
         f"winnable:       {proof}",
         f"random player:  won {graded.wins} of {graded.games} games ({graded.win_rate:.2%}), uniformly random moves",
-        f"level:          {graded.level.label}  ({thresholds_text(graded.thresholds)})",  # type: ignore[union-attr]
+        f"level:          {level}",
     ])
 
 
 def no_level_message(graded: Grade) -> str:
-    """The one line for a deal without a level: unwinnable, or undecided within the solver's budget."""
+    """The error line for a deal left undecided within the solver's budget (no level)."""
     from ..analysis.grade import SOLVER_STATES
 
-    if graded.winnable is False:
-        return f"{graded.deal.code} is unwinnable (proven by the solver): it has no level and is never dealt for one"
     return (f"{graded.deal.code}: the solver reached its limit of {SOLVER_STATES:,} positions and the random player "
             f"won none of its {graded.games} games, so the deal has no level")
 

@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..storage.files import LockTimeoutError
 from ..engine.game import Game
-from ..engine.errors import MoveSyntaxError
+from ..engine.errors import MoveSyntaxError, UnknownWordError
 from .render import Style, card_name, render_board
 from ..storage.session import PlayResult, Stopwatch, play_words, refusal_line
 from .common import echo, extras_of, print_steps, say_error
+
+if TYPE_CHECKING:
+    from ..storage.stats import StatsDB
 
 QUIT_WORDS = ("quit", "q", "exit")
 HELP_WORDS = ("help", "?", "h")
@@ -43,6 +46,12 @@ Tap a card by its name to select it; tap a second card to pair them (values addi
   undo (u)    take back the last action (up to 100; the move counter does not go down)
   hint        a suggestion;  show  the board again;  help (?)  this text;  quit (q)  leave
 Every action is saved at once: quit any time and `pyramide play FILE` to go on."""
+
+
+def unknown_word_message(word: str) -> str:
+    """What a piped session says about a line it cannot read (it ends the session, exit 2)."""
+    return (f"unknown word {word!r}: a line holds a card (7C), a pair (10C+3S), stock, waste, draw, recycle, "
+            "undo, hint, show, help or quit")
 
 
 def hint_text(game: Game) -> str:
@@ -71,14 +80,24 @@ def _lines(stream: IO[str], interactive: bool) -> Any:
 
 def run_session(
     path: Path, stream: IO[str], interactive: bool, assist: bool | None, style: Style,
-    json_output: bool, quiet: bool,
+    json_output: bool, quiet: bool, stats: StatsDB | Path | None = None,
 ) -> tuple[list[PlayResult], PlayResult, dict[str, Any]]:
     """Play lines from ``stream`` (or the prompt) on the save at ``path``.
 
     Returns the batches played (for the final report), the last one (its game is the game now)
-    and extra fields for the JSON document (the hints given).
+    and extra fields for the JSON document (the hints given, warnings).  Warnings (a game the
+    statistics could not count) are printed as they come, or only returned with ``json_output``.
     """
-    last = play_words(path, [], assist)
+    warnings: list[str] = []
+
+    def played(result: PlayResult) -> PlayResult:
+        warnings.extend(result.warnings)
+        if not json_output:
+            for warning in result.warnings:
+                say_error(warning)
+        return result
+
+    last = played(play_words(path, [], assist, stats=stats))
     results: list[PlayResult] = []
     hints: list[str] = []
     stopwatch = Stopwatch()
@@ -114,7 +133,13 @@ def run_session(
                     echo(f"hint: {hint}")
                 continue
             try:
-                result = play_words(path, [word], assist, stopwatch.lap(), expected_text=last.text)
+                result = played(play_words(path, [word], assist, stopwatch.lap(), expected_text=last.text,
+                                           stats=stats))
+            except UnknownWordError as error:
+                if not interactive:
+                    raise MoveSyntaxError(unknown_word_message(error.word)) from None
+                say_error(f"unknown word {error.word!r}: type help to see the cards, moves and commands you can use")
+                continue
             except (MoveSyntaxError, LockTimeoutError) as error:
                 if not interactive:
                     raise
@@ -135,7 +160,10 @@ def run_session(
                 break
     except KeyboardInterrupt:
         sys.stdout.write("\n")
-    last = play_words(path, [], assist, stopwatch.lap())
+    last = played(play_words(path, [], assist, stopwatch.lap(), stats=stats))
     if interactive and not quiet:
         echo(f"Saved to {path}.")
-    return results, last, ({"hints": hints} if hints else {})
+    extra: dict[str, Any] = {"hints": hints} if hints else {}
+    if warnings:
+        extra["warnings"] = warnings
+    return results, last, extra

@@ -11,8 +11,8 @@ import typer
 from ..storage.session import PlayResult, Step, play_words, refusal_line
 from .app import app
 from .common import (
-    AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, print_steps,
-    reporting, say_error, usage_error,
+    AsciiOption, DbOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of,
+    print_steps, reporting, say_error, stats_db, usage_error,
 )
 from .render import Style, card_name, game_state, render_board
 from .exit_codes import ExitStatus
@@ -36,6 +36,10 @@ Examples:
   pyramide play g.yaml draw --quiet       # draw a card, print nothing
   printf 'draw\\nKS\\n' | pyramide play g.yaml
   pyramide play g.yaml 7C 7S --json       # exit 3: the sum must equal 13
+
+A game that ends here (won, lost, or resigned) is counted in the statistics (`pyramide stats`),
+once; --no-record leaves it out.  A statistics database that cannot take it gives a warning line
+and changes nothing else.
 
 Exit: 0 ok, 2 unreadable tap or move, 3 refused, 4 bad save file, 5 missing file or lock timeout.
 """
@@ -86,6 +90,8 @@ def play(
     taps: Annotated[Optional[list[str]], typer.Argument(metavar="TAP_OR_MOVE", help="Taps or moves, applied in order.", show_default=False)] = None,
     assist: Annotated[Optional[bool], typer.Option("--assist/--no-assist", help="Error help (R15) for this command; default: the file's setting (on unless dealt with --no-assist).", show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success (messages of refusals still go to stderr).")] = False,
+    db: DbOption = None,
+    no_record: Annotated[bool, typer.Option("--no-record", help="Do not count a game that ends here in the statistics.")] = False,
     json_output: JsonOption = False,
     ascii: AsciiOption = False,
     french: FrenchOption = False,
@@ -93,6 +99,7 @@ def play(
     path = Path(file)
     style = board_style(ascii, french)
     with reporting(json_output):
+        stats = None if no_record else stats_db(db)
         if taps:
             from .interactive import SESSION_WORDS
 
@@ -100,15 +107,20 @@ def play(
             if session_word is not None:
                 raise usage_error(f"{session_word!r} works in a play session (`pyramide play {file}` at a "
                                   "prompt, or a line of stdin), not as an argument")
-            result = play_words(path, taps, assist=assist)
+            result = play_words(path, taps, assist=assist, stats=stats)
             if not (json_output or quiet):
                 print_steps(result, style)
-            finish(path, [result], result, style, json_output, quiet)
+            if not json_output:
+                for warning in result.warnings:
+                    say_error(warning)
+            finish(path, [result], result, style, json_output, quiet,
+                   **({"warnings": result.warnings} if result.warnings else {}))
             return
         from .interactive import run_session
 
         interactive = sys.stdin.isatty() and not json_output
-        results, last, extra = run_session(path, sys.stdin, interactive, assist, style, json_output, quiet)
+        results, last, extra = run_session(path, sys.stdin, interactive, assist, style, json_output, quiet,
+                                           stats=stats)
         finish(path, results, last, style, json_output, quiet or interactive, **extra)
 
 

@@ -13,8 +13,8 @@ from ..storage.save import Replay, SaveData, read_save, replay as replay_save
 from .render import Style, game_state, render_board
 from .app import app
 from .common import (
-    AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, reporting, say_error,
-    usage_error,
+    AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, counted, reporting,
+    say_error, usage_error,
 )
 from .exit_codes import ExitStatus
 
@@ -98,8 +98,8 @@ def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, A
     lost = game.outcome is Outcome.LOST and game.termination is not None
     ending = f"lost ({game.termination.value})" if lost else game.outcome.value
     lines = [
-        f"replay {path}: {len(data.history)} actions, score {game.score}, moves {game.move_count}, "
-        f"{ending}: {verdict}"
+        f"replay {path}: {counted(len(data.history), '{count} action', '{count} actions')}, score {game.score}, "
+        f"moves {game.move_count}, {ending}: {verdict}"
     ]
     if data.format == 1:
         lines.append("  save format 1: replayed by its own end rule (draws and recycles stay legal at a dead "
@@ -127,7 +127,8 @@ def replay(
         expected = None if expect is None else _expected(expect)
         data = read_save(path)
         if upto is not None and not 0 <= upto <= len(data.history):
-            raise usage_error(f"--upto {upto}: the history has {len(data.history)} actions (0 to {len(data.history)})")
+            raise usage_error(f"--upto {upto}: the history has "
+                              f"{counted(len(data.history), '{count} action', '{count} actions')} (0 to {len(data.history)})")
         result = replay_save(data)
         checks = _expectations(result.game, expected, expect_score)
         shown = result.game if upto is None else _prefix_game(data, upto)

@@ -13,11 +13,13 @@ import typer
 
 from ..storage.files import SaveLock
 from .app import app
-from .common import CommandError, JsonOption, echo, emit_json, reporting, usage_error
+from .common import CommandError, JsonOption, counted, echo, emit_json, reporting, usage_error
 from .exit_codes import ExitStatus
 
 LIMIT_HELP = "Give up (verdict unknown, exit 7) after this many positions."
 TIMEOUT_HELP = "Give up (verdict unknown, exit 7) after this many seconds."
+SURVEY_LIMIT_HELP = "Count a deal as unknown when its search explores this many positions."
+SURVEY_TIMEOUT_HELP = "Count a deal as unknown when its search takes this many seconds (opt-in; the count then depends on the machine)."
 
 SOLVE_HELP = """Solve a deal from its start, or a save file from its current position.
 
@@ -32,6 +34,10 @@ Examples:
   pyramide solve g.yaml --optimal          # fewest actions (draws and recycles count)
   pyramide solve PY1-N-AAAAAAB -o won.yaml # the winning line as a save; replay confirms it
   pyramide solve g.yaml --json --timeout 5
+
+The verdict goes to stdout (with --json: "ok": true) whether the deal can be won or not;
+exit 6 tells a script it cannot, as grep's exit 1 tells it found nothing.  Only "unknown" is an
+error: one line on stderr (with --json: "ok": false), exit 7.
 
 Exit: 0 winnable, 6 unwinnable, 7 search limit reached (unknown), 2 bad option,
 4 bad code or save file, 5 file error (missing, exists without --force, unwritable).
@@ -98,8 +104,10 @@ def solve(
 
         game, data, source = load_target(target)
         result = run_solver(game, optimal=optimal, limits=limits)
-        document: dict[str, Any] = {"ok": result.winnable, "deal": game.deal.code, "rules": game.deal.rules.name,
-                                    "file": source, "from_move": len(game.history), **result.to_dict()}
+        # A proven verdict is an answer (ok), winnable or not; only "unknown" is a failure to answer.
+        document: dict[str, Any] = {"ok": result.verdict is not Verdict.UNKNOWN, "deal": game.deal.code,
+                                    "rules": game.deal.rules.name, "file": source, "from_move": len(game.history),
+                                    **result.to_dict()}
         written = None
         if output is not None and result.winnable:
             written = _write_solution(Path(output), game, data, result.solution, force)
@@ -107,24 +115,29 @@ def solve(
         status = {Verdict.WINNABLE: ExitStatus.OK, Verdict.UNWINNABLE: ExitStatus.UNWINNABLE,
                   Verdict.UNKNOWN: ExitStatus.SEARCH_LIMIT}[result.verdict]
         message = _verdict_message(result)
-        if status is not ExitStatus.OK:
+        if status is ExitStatus.SEARCH_LIMIT:
             raise CommandError(message, status, **{key: value for key, value in document.items() if key != "ok"})
         if json_output:
             emit_json(document)
         else:
             echo(message)
-            echo(" ".join(str(move) for move in result.solution))
+            if result.winnable:
+                echo(" ".join(str(move) for move in result.solution))
             if written:
                 echo(f"saved to {written}")
+        if status is not ExitStatus.OK:
+            raise typer.Exit(int(status))  # unwinnable: an answer, with its own status (like grep's 1)
 
 
 def _verdict_message(result) -> str:
     from ..solver import Verdict
 
-    figures = f"{result.states:,} positions, {result.seconds:.3f} s"
+    figures = counted(result.states, "{count:,} position", "{count:,} positions") + f", {result.seconds:.3f} s"
     if result.verdict is Verdict.WINNABLE:
-        kind = "fewest actions" if result.optimal else "a winning line"
-        return f"winnable: {kind}, {len(result.solution)} actions ({figures})"
+        actions = counted(len(result.solution), "{count} action", "{count} actions")
+        if result.optimal:
+            return f"winnable: fewest actions, {actions} ({figures})"
+        return f"winnable: a winning line, {actions} ({figures})"
     if result.verdict is Verdict.UNWINNABLE:
         return (f"unwinnable: proven by exhaustive search; at most {result.max_pyramid_removed} of 28 pyramid cards "
                 f"and {result.max_removed} of 52 cards in all can be off the table ({figures})")
@@ -173,8 +186,8 @@ def survey(
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Worker processes.")] = 1,
     csv_file: Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="Also write one row per deal to FILE.", show_default=False)] = None,
     optimal: Annotated[bool, typer.Option("--optimal", help="Solve each winnable deal for the fewest actions.")] = False,
-    max_states: Annotated[Optional[int], typer.Option("--max-states", metavar="N", help=LIMIT_HELP, show_default=False)] = None,
-    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help=TIMEOUT_HELP, show_default=False)] = None,
+    max_states: Annotated[Optional[int], typer.Option("--max-states", metavar="N", help=SURVEY_LIMIT_HELP, show_default=False)] = None,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help=SURVEY_TIMEOUT_HELP, show_default=False)] = None,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
@@ -243,7 +256,8 @@ def _survey_text(summary: dict[str, Any]) -> str:
     low, high = summary["ci95"]
     seconds, states = summary["seconds"], summary["states"]
     lines = [
-        f"rules {summary['rules']}, deals {summary['first']}-{summary['last']} ({deals} deals)",
+        f"rules {summary['rules']}, deals {summary['first']}-{summary['last']} "
+        f"({counted(deals, '{count} deal', '{count} deals')})",
         f"  winnable   {summary['winnable']:>6}  {summary['winnable_percent']:6.2f} %  (95 % CI {low:.2f}-{high:.2f} %)",
         f"  unwinnable {summary['unwinnable']:>6}  {100 * summary['unwinnable'] / deals:6.2f} %",
         f"  unknown    {summary['unknown']:>6}  {100 * summary['unknown'] / deals:6.2f} %",

@@ -135,6 +135,18 @@ def parse_card(text: str) -> Card:
     return CARDS[suit * 13 + rank - 1]
 
 
+def looks_like_card(text: str) -> bool:
+    """True for a word of at most three characters whose rank or suit part reads (``7X``, ``ZC``, ``11D``).
+
+    Such a word is a card name with a typo, worth explaining; a longer word (``clear``) is not a
+    card at all, and "'R' is not a suit" would only puzzle its writer.
+    """
+    name = text.strip().upper()
+    if not 2 <= len(name) <= 3:
+        return False
+    return name[:-1] in _RANK_INPUT or name[-1] in _SUIT_INPUT
+
+
 def pairs_to_thirteen(first: int, second: int) -> bool:
     """True when two cards' values add to 13 (R6)."""
     return first % 13 + second % 13 + 2 == PAIR_SUM

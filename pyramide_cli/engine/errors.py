@@ -33,6 +33,15 @@ class MoveSyntaxError(PyramideError, ValueError):
     """Text that is not a move in the notation (``'10C-3S'``)."""
 
 
+class UnknownWordError(MoveSyntaxError):
+    """A word of input that is neither a card, a move nor a tap, and does not even look like a card
+    (``'clear'``): the player needs to hear what *is* accepted, not why it is no card."""
+
+    def __init__(self, message: str, word: str) -> None:
+        super().__init__(message)
+        self.word = word
+
+
 class IllegalMoveError(PyramideError, ValueError):
     """A well-formed move or tap that the position refuses.
 

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
-from .cards import Card, parse_card
+from .cards import Card, looks_like_card, parse_card
 from .deal import Deal
-from .errors import CardError, IllegalMoveError, MoveSyntaxError
+from .errors import CardError, IllegalMoveError, MoveSyntaxError, UnknownWordError
 from .layout import free_slots
 from .moves import DRAW, RECYCLE, RESIGN, UNDO, Move, MoveKind, Refusal, refusal_error
 from .position import Outcome, Position, Termination
@@ -480,7 +480,8 @@ def parse_input(text: str) -> Card | str | Move:
     try:
         return parse_card(word)
     except CardError as error:
-        raise MoveSyntaxError(
-            f"not a move or tap: {text!r} ({error}); try a card (7C), a pair (10C+3S), "
-            "draw, recycle, stock, waste, undo or resign"
-        ) from None
+        if looks_like_card(word):
+            raise MoveSyntaxError(str(error)) from None
+        raise UnknownWordError(
+            f"unknown word {text.strip()!r}: a tap or move is a card (7C), a pair (10C+3S), stock, waste, "
+            "draw, recycle, undo or resign", word) from None

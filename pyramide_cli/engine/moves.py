@@ -155,6 +155,12 @@ class Refusal(Enum):
         """The message a player sees with error help on (R11, R13 use the rules' exact texts)."""
         return _MESSAGES[self]
 
+    def message_about(self, card: str) -> str:
+        """The message naming the card it is about (``Q♣ has already been removed``), for input that
+        names two cards; a refusal that is not about one card keeps :attr:`message`."""
+        template = _CARD_MESSAGES.get(self)
+        return self.message if template is None else template.format(card=card)
+
 
 _MESSAGES = {
     Refusal.BLOCKED: text("This card is blocked by another card"),
@@ -170,6 +176,13 @@ _MESSAGES = {
     Refusal.NOTHING_TO_UNDO: text("Nothing to undo"),
     Refusal.GAME_OVER: text("The game is over"),
 }
+_CARD_MESSAGES = {
+    Refusal.BLOCKED: "{card} is blocked by another card",
+    Refusal.NOT_IN_PLAY: "{card} is not in play",
+    Refusal.ALREADY_REMOVED: "{card} has already been removed",
+}
+CARD_REFUSALS = frozenset(_CARD_MESSAGES)
+"""The refusals about one card: which card, when a move names two, is told by :meth:`Refusal.message_about`."""
 NO_MORE_MOVES = text("No more moves possible")
 
 

@@ -1,4 +1,4 @@
-"""Rules of a game: the presets of RULES.md §6 and the variants that combine with them.
+"""Rules of a game: the presets of docs/rules.md §6 and the variants that combine with them.
 
 A :class:`Rules` is a frozen value.  It has two spellings, both accepted wherever rules are read:
 

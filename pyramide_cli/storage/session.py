@@ -10,20 +10,28 @@ one line of an interactive or piped session); bots written in Python can call :f
   the file stays byte-for-byte the same.
 * The whole batch runs under the save's lock, re-reading the file inside it, so two processes
   playing the same save take turns and neither loses the other's moves.
+* Given a statistics database (``stats``), the batch that ends the game records it there, once,
+  after the save is written (:mod:`.stats`); a database that cannot take it gives a warning, never
+  an error.  Without one nothing is recorded: bots and scripts calling this ask for it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine.cards import Card
 from .files import SaveLock
 from ..engine.game import Game, TapAction, TapResult, parse_input
-from ..engine.moves import MoveKind, Refusal
+from ..engine.moves import CARD_REFUSALS, Move, MoveKind, Refusal
+from ..engine.position import Outcome
 from .save import SaveData, load_game, write_save
+
+if TYPE_CHECKING:
+    from .stats import StatsDB
 
 MAX_PAUSE = 600.0
 """Longest stretch without input that the stopwatch counts (seconds): a game left open overnight
@@ -46,6 +54,8 @@ class Step:
     selected: Card | None
     waste_top: Card | None
     pass_number: int
+    card: Card | None = None
+    """For a refused pair move (``KC+QC``): the card the refusal is about (the one already removed)."""
 
     @property
     def ok(self) -> bool:
@@ -64,12 +74,29 @@ class PlayResult:
     """The file's text after the batch."""
     changed_elsewhere: bool
     """True when the file on disk differed from ``expected_text``: another process played it."""
+    ended: bool = False
+    """True when this batch ended the game (won, lost, dead or resigned)."""
+    warnings: list[str] = field(default_factory=list)
+    """Lines for the player that are no error: a game the statistics could not take."""
 
 
 def _step(text: str, result: TapResult, game: Game, score_before: int) -> Step:
     position = game.position
     return Step(text, result, game.score - score_before, game.score, game.selected, position.waste_top,
-                position.pass_number)
+                position.pass_number, refused_card(game, text, result))
+
+
+def refused_card(game: Game, text: str, result: TapResult) -> Card | None:
+    """Which of the two cards a refused pair move names is blocked, removed or out of play.
+
+    A refused move changes nothing, so ``game`` still holds the position it was refused in.
+    """
+    if result.refusal not in CARD_REFUSALS:
+        return None
+    action = parse_input(text)
+    if not isinstance(action, Move) or len(action.cards) < 2:
+        return None
+    return next((card for card in action.cards if game.position.play_refusal(card) is result.refusal), None)
 
 
 def play_words(
@@ -78,11 +105,13 @@ def play_words(
     assist: bool | None = None,
     time_added: float = 0.0,
     expected_text: str | None = None,
+    stats: StatsDB | Path | None = None,
 ) -> PlayResult:
     """Apply ``words`` to the save at ``path`` under its lock (see the module docstring).
 
     ``assist`` overrides the file's error-help setting for this batch only (R15); ``time_added``
-    is stopwatch time to add (R19) unless the game was already over.
+    is stopwatch time to add (R19) unless the game was already over; ``stats`` is the database
+    (or its path) that records the game if this batch ends it.
     """
     for word in words:
         check_word(word)
@@ -106,8 +135,17 @@ def play_words(
         data = saved.updated(game, time_added)
         written = data != saved.data
         text = write_save(path, data) if written else saved.text
+        ended = saved.data.status is Outcome.PLAYING and data.status is not Outcome.PLAYING
+        warnings = []
+        if ended and stats is not None:
+            from .stats import GameRecord, StatsDB, record_game
+
+            database = stats if isinstance(stats, StatsDB) else StatsDB(stats)
+            warning = record_game(database, GameRecord.of_game(game, data))
+            if warning is not None:
+                warnings.append(warning)
     changed_elsewhere = expected_text is not None and saved.text != expected_text
-    return PlayResult(steps, refused, game, data, written, text, changed_elsewhere)
+    return PlayResult(steps, refused, game, data, written, text, changed_elsewhere, ended, warnings)
 
 
 class Stopwatch:
@@ -150,6 +188,8 @@ def refusal_line(step: Step, name: Callable[[Card], str] = str) -> str:
     assert result.refusal is not None
     if result.message is None:
         return f"{step.text}: refused ({result.refusal.value})"
+    if step.card is not None:
+        return f"{step.text}: {result.refusal.message_about(name(step.card))}"
     line = f"{step.text}: {result.message}"
     if result.refusal is Refusal.SUM_NOT_13 and step.selected is not None:
         line += f"; {name(step.selected)} is selected now"

@@ -1,0 +1,247 @@
+"""``pyramide stats``: the games played, won, streaks, bests per rules and level, daily deals, the last games.
+
+The records come from :mod:`pyramide_cli.storage.stats` (SQLite, imported inside the command).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from .app import app
+from .common import CommandError, DbOption, JsonOption, counted, echo, emit_json, reporting, stats_db, usage_error
+from .exit_codes import ExitStatus
+
+if TYPE_CHECKING:
+    from ..storage.stats import GameRecord, StatsDB, Summary
+
+STATS_HELP = """Statistics of the games you finished: played, won, win %, streaks, best times.
+
+Every game that ends in `pyramide play` — won, lost (no more moves, or no card can ever be
+removed again) or resigned — is counted once, when it ends.  Shown: games played and won, the win
+rate, the current and the best streak of wins, the best time (timed games only) and the fewest
+moves of a win for each rules and level, the daily deals done, the last games and a chart of the
+results by day.
+
+The database is stats.sqlite3 in $PYRAMIDE_HOME when it is set, else in the user's data folder
+(~/.local/share/pyramide, or $XDG_DATA_HOME/pyramide; ~/Library/Application Support/pyramide on
+macOS); --db names another file.
+
+\b
+Examples:
+  pyramide stats
+  pyramide stats --rules T --level hard
+  pyramide stats --json                    # played, won, win_rate, streak, groups, last_games ...
+  pyramide stats --csv games.csv           # every game, one row each
+  pyramide stats --reset                   # asks first; --yes for scripts
+
+Exit: 0 ok, 2 bad option, 4 the database is damaged or newer than this pyramide, 5 it cannot be
+read or the CSV file cannot be written.
+"""
+
+CHART_DAYS = 14
+CHART_WIDTH = 30
+
+
+@app.command(help=STATS_HELP, short_help="Your statistics: played, won, streaks, best times, last games.")
+def stats(
+    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Only games under these rules (N, T, T+strict …).", show_default=False)] = None,
+    level: Annotated[Optional[str], typer.Option("--level", "-l", metavar="LEVEL", help="Only games dealt for this level: easy, medium, hard or expert.", show_default=False)] = None,
+    last: Annotated[int, typer.Option("--last", metavar="N", help="How many of the last games to list.")] = 10,
+    csv_file: Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="Also write every game (after the filters) to FILE, one row each.", show_default=False)] = None,
+    reset: Annotated[bool, typer.Option("--reset", help="Delete every recorded game (asks first).")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="With --reset: do not ask.")] = False,
+    db: DbOption = None,
+    json_output: JsonOption = False,
+    ascii: Annotated[bool, typer.Option("--ascii", help="Plain ASCII in the chart.")] = False,
+) -> None:
+    with reporting(json_output):
+        from ..storage.stats import StatsDB, StatsError
+
+        database = StatsDB(stats_db(db))
+        try:
+            if reset:
+                _reset(database, yes, json_output)
+                return
+            chosen_rules, chosen_level = _filters(rules, level)
+            if last < 0:
+                raise usage_error(f"--last {last}: must be 0 or more")
+            _report(database, chosen_rules, chosen_level, last, csv_file, json_output, ascii)
+        except StatsError as error:
+            status = ExitStatus.BAD_INPUT if error.bad_file else ExitStatus.FILE_ERROR
+            raise CommandError(str(error), status, database=str(database.path)) from None
+
+
+def _filters(rules: str | None, level: str | None) -> tuple[str | None, str | None]:
+    from ..engine.level import LEVELS
+    from ..engine.rules import Rules
+
+    chosen_rules = None if rules is None else Rules.parse(rules).name
+    names = [known.value for known in LEVELS]
+    if level is not None and level.lower() not in names:
+        raise usage_error(f"--level {level!r}: expected one of {', '.join(names)}")
+    return chosen_rules, None if level is None else level.lower()
+
+
+def _reset(database: StatsDB, yes: bool, json_output: bool) -> None:
+    count = len(database.games()) if database.path.exists() else 0
+    if not yes:
+        if json_output:
+            raise usage_error("stats --reset --json cannot ask: add --yes to delete every recorded game")
+        sys.stderr.write(f"Delete the {counted(count, '{count} game', '{count} games')} recorded in "
+                         f"{str(database.path)!r}? [y/N] ")
+        sys.stderr.flush()
+        answer = sys.stdin.readline()
+        if not answer:
+            sys.stderr.write("\n")
+            raise usage_error("stats --reset asks before deleting: answer y, or add --yes")
+        if answer.strip().lower() not in ("y", "yes"):
+            echo("Nothing deleted.")
+            return
+    deleted = database.reset()
+    if json_output:
+        emit_json({"ok": True, "database": str(database.path), "deleted": deleted})
+    else:
+        echo(f"Deleted {counted(deleted, '{count} game', '{count} games')} from {database.path}.")
+
+
+def _report(database: StatsDB, rules: str | None, level: str | None, last: int, csv_file: str | None,
+            json_output: bool, ascii: bool) -> None:
+    from ..storage.stats import filtered, summarize
+
+    games = filtered(database.games(), rules, level)
+    summary = summarize(games)
+    written = _write_csv(csv_file, games) if csv_file is not None else None
+    if json_output:
+        emit_json({"ok": True, **stats_document(summary, rules, level, last), "database": str(database.path),
+                   "csv": written})
+        return
+    echo(stats_text(summary, rules, level, last, ascii=ascii or not _can_draw_blocks()))
+    if written is not None:
+        echo(f"{counted(len(games), '{count} game', '{count} games')} written to {written}")
+    echo(f"Database: {database.path}")
+
+
+def _can_draw_blocks() -> bool:
+    from .render import can_encode_symbols
+
+    return can_encode_symbols(sys.stdout)
+
+
+def _write_csv(csv_file: str, games: list[GameRecord]) -> str:
+    import csv
+    import io
+
+    from ..storage.files import atomic_write
+    from ..storage.stats import COLUMNS
+
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(COLUMNS), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(game.row() for game in games)
+    atomic_write(csv_file, buffer.getvalue())
+    return csv_file
+
+
+# -- JSON --------------------------------------------------------------------------------------
+def stats_document(summary: Summary, rules: str | None, level: str | None, last: int) -> dict[str, Any]:
+    """The ``stats --json`` document (without ``ok``, ``database``, ``csv``); ``docs/cli.md``."""
+    return {
+        "filters": {"rules": rules, "level": level},
+        "played": summary.played,
+        "won": summary.won,
+        "lost": summary.played - summary.won,
+        "win_rate": summary.win_rate,
+        "streak": {"current": summary.current_streak, "best": summary.best_streak},
+        "daily": {"done": summary.daily_done, "won": summary.daily_won},
+        "groups": [{"rules": group.rules, "level": group.level, "played": group.played, "won": group.won,
+                    "win_rate": group.win_rate, "best_time": group.best_time, "fewest_moves": group.fewest_moves}
+                   for group in summary.groups],
+        "last_games": [game.row() for game in reversed(summary.games[-last:] if last else [])],
+    }
+
+
+# -- text --------------------------------------------------------------------------------------
+def stats_text(summary: Summary, rules: str | None, level: str | None, last: int, ascii: bool = False) -> str:
+    """The report ``pyramide stats`` prints."""
+    from .render import format_duration
+
+    scope = " ".join(part for part in (f"rules {rules}" if rules else "", f"level {level}" if level else "") if part)
+    if not summary.played:
+        where = f" ({scope})" if scope else ""
+        return (f"No games recorded yet{where}.  A game is counted when it ends in `pyramide play`: "
+                "won, lost or resigned.")
+    lines = [
+        ("Statistics" + (f" ({scope})" if scope else "") + ": "
+         + counted(summary.played, "{count} game played", "{count} games played")
+         + f", {summary.won} won ({100 * (summary.win_rate or 0):.1f} %)"),
+        (f"Streak of wins: {summary.current_streak} now, {summary.best_streak} at best"),
+    ]
+    if summary.daily_done:
+        lines.append(counted(summary.daily_done, "Daily deals: {count} done", "Daily deals: {count} done")
+                     + f", {summary.daily_won} won")
+    lines += ["", f"{'rules':<12} {'level':<7} {'played':>6} {'won':>5} {'win %':>7} {'best time':>10} {'fewest moves':>13}"]
+    for group in summary.groups:
+        best = "-" if group.best_time is None else format_duration(group.best_time)
+        fewest = "-" if group.fewest_moves is None else str(group.fewest_moves)
+        lines.append(f"{group.rules:<12} {group.level or '-':<7} {group.played:>6} {group.won:>5} "
+                     f"{100 * (group.win_rate or 0):>6.1f}% {best:>10} {fewest:>13}")
+    if last:
+        lines += ["", "Last games, newest first:"]
+        for game in reversed(summary.games[-last:]):
+            lines.append("  " + game_line(game))
+    lines += ["", "Results by day (" + ("# won, . lost" if ascii else "■ won, □ lost") + "):"]
+    lines += ["  " + line for line in chart_lines(summary.games, ascii)]
+    return "\n".join(lines)
+
+
+RESULT_WORDS = {"cleared": "won", "no-moves": "lost", "dead": "lost (dead)", "resigned": "resigned"}
+
+
+def game_line(game: GameRecord) -> str:
+    """``2026-11-30 22:14  PY1-N-AAAAAAS  N  medium  won  280  74 moves  4:12  1 hint  3 undos``"""
+    from .render import format_duration
+
+    parts = [local_time(game.finished_at), game.deal, game.rules]
+    if game.level:
+        parts.append(game.level)
+    if game.daily:
+        parts.append(f"daily {game.daily}")
+    parts += [
+        RESULT_WORDS.get(game.termination, game.result),
+        f"score {game.score}",
+        counted(game.moves, "{count} move", "{count} moves"),
+        f"time {format_duration(game.time_played)}" if game.time_played else "untimed",
+        counted(game.hints, "{count} hint", "{count} hints"),
+        counted(game.undos, "{count} undo", "{count} undos"),
+    ]
+    return "  ".join(parts)
+
+
+def local_time(stamp: str) -> str:
+    """``2026-11-30T21:14:05Z`` as local ``2026-11-30 22:14`` (the text itself when it is no time)."""
+    import datetime
+
+    try:
+        moment = datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+def chart_lines(games: list[GameRecord], ascii: bool = False) -> list[str]:
+    """One line per day with games (the last :data:`CHART_DAYS` of them): a mark per game, in order."""
+    won_mark, lost_mark = ("#", ".") if ascii else ("■", "□")
+    days: dict[str, list[bool]] = {}
+    for game in games:
+        days.setdefault(local_time(game.finished_at)[:10], []).append(game.result == "won")
+    lines = []
+    for day, results in list(days.items())[-CHART_DAYS:]:
+        marks = "".join(won_mark if won else lost_mark for won in results[:CHART_WIDTH])
+        more = f" +{len(results) - CHART_WIDTH}" if len(results) > CHART_WIDTH else ""
+        lines.append(f"{day}  {marks + more:<{CHART_WIDTH + 5}} {sum(results)} of {len(results)} won")
+    return lines

@@ -1,0 +1,14 @@
+"""The whole suite plays with its own data folder: no test counts a game in the statistics of the
+person running it, nor keeps a game in their games folder (``PYRAMIDE_HOME`` is inherited by the
+processes the tests start)."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+
+_HOME = tempfile.mkdtemp(prefix="pyramide-tests-home-")
+os.environ["PYRAMIDE_HOME"] = _HOME
+atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
