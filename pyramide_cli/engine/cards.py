@@ -14,6 +14,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from .errors import CardError
+from .text import text
 
 KING = 13
 PAIR_SUM = 13
@@ -69,14 +70,14 @@ class Card(int):
             try:
                 return CARDS[index]
             except (IndexError, TypeError):
-                raise CardError(f"no card with index {index!r}: indices run from 0 to 51") from None
+                raise CardError(text("no card with index {index!r}: indices run from 0 to 51", index=index)) from None
         return super().__new__(cls, index)
 
     @classmethod
     def of(cls, rank: int, suit: Suit | int) -> Card:
         """The card of this rank (1–13) and suit."""
         if not 1 <= rank <= 13:
-            raise CardError(f"no rank {rank!r}: ranks run from 1 (ace) to 13 (king)")
+            raise CardError(text("no rank {rank!r}: ranks run from 1 (ace) to 13 (king)", rank=rank))
         return CARDS[int(suit) * 13 + rank - 1]
 
     @property
@@ -115,23 +116,26 @@ CARDS: tuple[Card, ...] = tuple(Card(index) for index in range(52))
 CARDS_READY = True
 
 
-def parse_card(text: str) -> Card:
+def parse_card(name: str) -> Card:
     """Read a card name such as ``10C``, ``10♣``, ``Tc``, ``KD``, ``K♦`` or French ``RD``.
 
     Raises :class:`CardError` quoting the input when it is not a card.
     """
-    if not isinstance(text, str):
-        raise CardError(f"not a card name: {text!r}")
-    name = text.strip().upper()
-    if len(name) < 2:
-        raise CardError(f"unknown card {text!r}: expected a rank (A, 2-10, J, Q, K) and a suit (C, D, H, S)")
-    rank_text, suit_text = name[:-1], name[-1]
+    if not isinstance(name, str):
+        raise CardError(text("not a card name: {name!r}", name=name))
+    upper = name.strip().upper()
+    if len(upper) < 2:
+        raise CardError(text("unknown card {name!r}: expected a rank (A, 2-10, J, Q, K) and a suit (C, D, H, S)",
+                             name=name))
+    rank_text, suit_text = upper[:-1], upper[-1]
     suit = _SUIT_INPUT.get(suit_text)
     if suit is None:
-        raise CardError(f"unknown card {text!r}: {suit_text!r} is not a suit (C, D, H, S or ♣ ♦ ♥ ♠)")
+        raise CardError(text("unknown card {name!r}: {suit!r} is not a suit (C, D, H, S or ♣ ♦ ♥ ♠)",
+                             name=name, suit=suit_text))
     rank = _RANK_INPUT.get(rank_text)
     if rank is None:
-        raise CardError(f"unknown card {text!r}: {rank_text!r} is not a rank (A, 2-10, J, Q, K)")
+        raise CardError(text("unknown card {name!r}: {rank!r} is not a rank (A, 2-10, J, Q, K)",
+                             name=name, rank=rank_text))
     return CARDS[suit * 13 + rank - 1]
 
 
