@@ -26,7 +26,13 @@ from typing import IO, Any
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.level import Level
-from ..engine.position import Position
+from ..engine.position import Outcome, Position
+from ..engine.text import text
+from ..i18n import tr
+
+LEVEL_WORDS = {Level.EASY: text("easy"), Level.MEDIUM: text("medium"), Level.HARD: text("hard"),
+               Level.EXPERT: text("expert")}
+"""The levels as a player reads them (the values stay English in files and JSON)."""
 
 CELL = 6
 """Width of one card in the pyramid; rows are indented by half of it."""
@@ -137,16 +143,17 @@ def talon_line(game: Game, style: Style) -> str:
     position = game.position
     dash = "-" if style.ascii else "—"
     stock_top = position.stock_top if position.rules.stock_top else None
-    stock = f"stock {position.stock_count:>2}"
+    stock = tr(text("stock {count}", count=f"{position.stock_count:>2}"))
     if stock_top is not None:
         stock += " " + _marked(stock_top, game, style)
     waste_cards = playable_waste(position)
-    waste = "waste " + (" ".join(_marked(card, game, style) for card in waste_cards) if waste_cards else dash)
+    waste = tr(text("waste {cards}", cards=" ".join(_marked(card, game, style) for card in waste_cards)
+                    if waste_cards else dash))
     if len(position.waste) > len(waste_cards):
-        waste += f" (+{len(position.waste) - len(waste_cards)} under)"
+        waste += " " + tr(text("(+{count} under)", count=len(position.waste) - len(waste_cards)))
     foundation_cards = position.foundation
-    foundation = "foundation " + (
-        f"{card_text(foundation_cards[-1], style)} ({len(foundation_cards)})" if foundation_cards else dash)
+    foundation = tr(text("foundation {cards}", cards=f"{card_text(foundation_cards[-1], style)} ({len(foundation_cards)})"
+                         if foundation_cards else dash))
     left = f" {stock}   {waste}"
     gap = max(3, PYRAMID_WIDTH - _visible_length(left) - _visible_length(foundation))
     return left + " " * gap + foundation
@@ -165,7 +172,7 @@ def _visible_length(text: str) -> int:
             escape = True
         elif escape:
             escape = char != "m"
-        else:
+        elif char not in "\u200e\u200f":  # the marks that keep card names left to right in Hebrew take no room
             length += 1
     return length
 
@@ -173,12 +180,17 @@ def _visible_length(text: str) -> int:
 def pass_text(position: Position) -> str:
     """``pass 2 of 3``, or ``pass 2`` when recycles are unlimited (N)."""
     passes = position.rules.passes
-    return f"pass {position.pass_number}" + ("" if passes is None else f" of {passes}")
+    if passes is None:
+        return tr(text("pass {number}", number=position.pass_number))
+    return tr(text("pass {number} of {passes}", number=position.pass_number, passes=passes))
 
 
 def outcome_text(game: Game) -> str:
-    """``playing``, ``won``, or ``lost`` (the line below the board says why)."""
-    return game.outcome.value
+    """``playing``, ``won``, or ``lost`` (the line below the board says why), in the reader's language."""
+    return tr(_OUTCOME_WORDS[game.outcome])
+
+
+_OUTCOME_WORDS = {Outcome.PLAYING: text("playing"), Outcome.WON: text("won"), Outcome.LOST: text("lost")}
 
 
 def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
@@ -186,18 +198,18 @@ def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
     position = game.position
     parts = [game.deal.code]
     if extras.daily:
-        parts.append(f"daily deal of {extras.daily}")
+        parts.append(tr(text("daily deal of {date}", date=extras.daily)))
     if extras.level:
-        parts.append(f"level {extras.level.value}")
+        parts.append(tr(text("level {level}", level=tr(LEVEL_WORDS[extras.level]))))
     parts += [
-        f"score {game.score}",
-        f"moves {game.move_count}",
+        tr(text("score {score}", score=game.score)),
+        tr(text("moves {moves}", moves=game.move_count)),
         pass_text(position),
-        f"stock {position.stock_count}",
-        f"time {format_duration(extras.time_played)}",
+        tr(text("stock {count}", count=position.stock_count)),
+        tr(text("time {time}", time=format_duration(extras.time_played))),
     ]
     if game.selected is not None:
-        parts.append(f"selected {card_name(game.selected, style)}")
+        parts.append(tr(text("selected {card}", card=card_name(game.selected, style))))
     parts.append(outcome_text(game))
     return (" | " if style.ascii else " · ").join(parts)
 
@@ -208,11 +220,12 @@ def render_board(game: Game, style: Style = Style(), extras: Extras = Extras(), 
     lines += ["", talon_line(game, style)]
     if reveal:
         stock = game.position.stock
-        lines.append(" stock, top first: " + (" ".join(card_text(card, style) for card in stock) or "(empty)"))
+        lines.append(" " + tr(text("stock, top first: {cards}", cards=" ".join(card_text(card, style) for card in stock)
+                                    or tr(text("(empty)")))))
     lines.append(" " + status_line(game, style, extras))
     termination = game.termination
     if termination is not None:
-        lines.append(" " + _paint(termination.message, style, _BOLD))
+        lines.append(" " + _paint(tr(termination.message), style, _BOLD))
     return "\n".join(lines)
 
 
