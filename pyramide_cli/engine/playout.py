@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import kernel
 from .deal import Deal
 from .layout import COVER_MASK, COVERERS, FULL_PYRAMID, FULL_TALON, PYRAMID_SIZE, free_slots
 
@@ -41,10 +42,9 @@ class PlayoutTables:
         self.initial_drawn = 1 if rules.initial_waste else 0
         self.recycle_limit = rules.recycle_limit
         self.strict = rules.strict
-        self.waste_pair = rules.waste_pair
-        self.stock_top = rules.stock_top
         self.cover_pair = rules.cover_pair
         self.draw_count = rules.draw_count
+        self._talon_steps = kernel.for_deal(deal).steps_at
         self._shapes: dict[int, tuple[tuple[int, ...], dict[int, tuple[int, ...]]]] = {}
 
     def shape(self, pyramid: int) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
@@ -75,34 +75,15 @@ class PlayoutTables:
         return info
 
     def actions(self, pyramid: int, talon: int, drawn: int, recycles: int) -> list[tuple[int, int]]:
-        """Every legal action as ``(pyramid bits, talon bits)`` removed, or ``(DRAW_ACTION | RECYCLE_ACTION, 0)``."""
+        """Every legal action as ``(pyramid bits, talon bits)`` removed, or ``(DRAW_ACTION | RECYCLE_ACTION, 0)``.
+
+        The order is frozen (grading depends on it): the pyramid-only removals, the removals with
+        talon cards in the order of :meth:`kernel.TalonCards.steps_at`, then the draw or recycle.
+        """
         removals, partners = self.shape(pyramid)
         actions = [(bits, 0) for bits in removals]
-        talon_values = self.talon_values
-        waste = talon & ((1 << drawn) - 1)
-        top = waste.bit_length() - 1
-        top_value = 0
-        if top >= 0:
-            top_value = talon_values[top]
-            if top_value == 13:
-                actions.append((0, 1 << top))
-            else:
-                actions.extend((bits, 1 << top) for bits in partners.get(top_value, ()))
-                if self.waste_pair:
-                    under = (waste & ~(1 << top)).bit_length() - 1
-                    if under >= 0 and talon_values[under] + top_value == 13:
-                        actions.append((0, (1 << top) | (1 << under)))
-        stock = talon >> drawn
-        if self.stock_top and stock:
-            up = drawn + (stock & -stock).bit_length() - 1
-            up_value = talon_values[up]
-            if up_value == 13:
-                actions.append((0, 1 << up))
-            else:
-                actions.extend((bits, 1 << up) for bits in partners.get(up_value, ()))
-                if top_value + up_value == 13:
-                    actions.append((0, (1 << top) | (1 << up)))
-        if stock:
+        self._talon_steps(talon, drawn, partners, actions)
+        if talon >> drawn:
             actions.append((DRAW_ACTION, 0))
         elif talon and (self.recycle_limit is None or recycles < self.recycle_limit):
             actions.append((RECYCLE_ACTION, 0))
@@ -110,14 +91,7 @@ class PlayoutTables:
 
     def draw(self, talon: int, drawn: int) -> int:
         """``drawn`` after one draw (one card, or three under ``draw-3``)."""
-        stock = talon >> drawn
-        for _ in range(self.draw_count):
-            if not stock:
-                break
-            step = (stock & -stock).bit_length()
-            drawn += step
-            stock >>= step
-        return drawn
+        return kernel.draw(talon, drawn, self.draw_count)
 
 
 def random_game(
@@ -132,6 +106,7 @@ def random_game(
     actions_taken = 0
     removed_this_pass = False
     get_actions = tables.actions
+    draw, draw_count = kernel.draw, tables.draw_count
     while True:
         if not pyramid and not (strict and talon):
             return PlayoutResult(True, PYRAMID_SIZE, actions_taken)
@@ -141,7 +116,7 @@ def random_game(
         action = actions[int(rng() * len(actions))]
         pyramid_bits, talon_bits = action
         if pyramid_bits == DRAW_ACTION:
-            drawn = tables.draw(talon, drawn)
+            drawn = draw(talon, drawn, draw_count)
         elif pyramid_bits == RECYCLE_ACTION:
             if not removed_this_pass:
                 break

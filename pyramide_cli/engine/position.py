@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from . import kernel
 from .cards import KING, Card
 from .deal import Deal
 from .layout import COVER_MASK, COVERERS, FULL_PYRAMID, FULL_TALON, PYRAMID_SIZE, ROW_SLOTS, free_slots
@@ -74,13 +75,8 @@ class Place(Enum):
     FOUNDATION = "foundation"
 
 
-# Ways a card can be in play.  FREE: a free pyramid card; WASTE_TOP; STOCK_TOP (stock-top);
-# UNDER_TOP: the waste card under the top one (waste-pair, only with the top one).
-_FREE, _WASTE_TOP, _STOCK_TOP, _UNDER_TOP = "free", "waste-top", "stock-top", "under-top"
-_PAIRABLE = {
-    frozenset((_FREE,)), frozenset((_FREE, _WASTE_TOP)), frozenset((_FREE, _STOCK_TOP)),
-    frozenset((_WASTE_TOP, _STOCK_TOP)),
-}
+# Ways a card can be in play, and which may pair: see kernel.PAIRING_ROLES.
+_FREE, _WASTE_TOP, _STOCK_TOP, _UNDER_TOP = kernel.FREE, kernel.WASTE_TOP, kernel.STOCK_TOP, kernel.UNDER_TOP
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,13 +109,12 @@ class Position:
     @property
     def waste_top_index(self) -> int:
         """Talon index of the top waste card, or -1."""
-        return (self.talon & ((1 << self.drawn) - 1)).bit_length() - 1
+        return kernel.waste_top(self.talon, self.drawn)
 
     @property
     def stock_top_index(self) -> int:
         """Talon index of the top stock card, or -1."""
-        stock = self.talon >> self.drawn
-        return -1 if not stock else self.drawn + (stock & -stock).bit_length() - 1
+        return kernel.stock_top(self.talon, self.drawn)
 
     @property
     def waste(self) -> tuple[Card, ...]:
@@ -177,12 +172,12 @@ class Position:
         talon_index = index - PYRAMID_SIZE
         if not self.talon >> talon_index & 1:
             return Refusal.ALREADY_REMOVED
-        top = self.waste_top_index
+        top, under, up = kernel.in_play(self.talon, self.drawn, self.rules.waste_pair, self.rules.stock_top)
         if talon_index == top:
             return _WASTE_TOP
-        if talon_index == self.stock_top_index and self.rules.stock_top:
+        if talon_index == up:
             return _STOCK_TOP
-        if self.rules.waste_pair and top >= 0 and talon_index == (self.talon & ((1 << top) - 1)).bit_length() - 1:
+        if talon_index == under:
             return _UNDER_TOP
         return Refusal.NOT_IN_PLAY
 
@@ -256,26 +251,15 @@ class Position:
 
     @property
     def can_recycle(self) -> bool:
-        limit = self.rules.recycle_limit
-        return (
-            not self.is_won and not self.talon >> self.drawn and bool(self.talon)
-            and (limit is None or self.recycles < limit)
-        )
+        return not self.is_won and kernel.can_recycle(self.talon, self.drawn, self.recycles, self.rules.recycle_limit)
 
     def _playable_cards(self) -> list[tuple[Card, str]]:
         cards = self.deal.cards
         playable = [(cards[slot], _FREE) for slot in free_slots(self.pyramid)]
-        top = self.waste_top_index
-        if top >= 0:
-            playable.append((cards[PYRAMID_SIZE + top], _WASTE_TOP))
-            if self.rules.waste_pair:
-                under = (self.talon & ((1 << top) - 1)).bit_length() - 1
-                if under >= 0:
-                    playable.append((cards[PYRAMID_SIZE + under], _UNDER_TOP))
-        if self.rules.stock_top:
-            stock_top = self.stock_top_index
-            if stock_top >= 0:
-                playable.append((cards[PYRAMID_SIZE + stock_top], _STOCK_TOP))
+        top, under, up = kernel.in_play(self.talon, self.drawn, self.rules.waste_pair, self.rules.stock_top)
+        for index, role in ((top, _WASTE_TOP), (under, _UNDER_TOP), (up, _STOCK_TOP)):
+            if index >= 0:
+                playable.append((cards[PYRAMID_SIZE + index], role))
         return playable
 
     def removals(self) -> list[Move]:
@@ -283,7 +267,7 @@ class Position:
         if self.is_won:
             return []
         playable = self._playable_cards()
-        moves = [Move.king(card) for card, state in playable if card.rank == KING and state != _UNDER_TOP]
+        moves = [Move.king(card) for card, state in playable if card.rank == KING and state in kernel.KING_ROLES]
         for i, (first, first_state) in enumerate(playable):
             for second, second_state in playable[i + 1:]:
                 if first.rank + second.rank == 13 and self._states_pair(first_state, second_state):
@@ -304,9 +288,7 @@ class Position:
 
     @staticmethod
     def _states_pair(first: str, second: str) -> bool:
-        if frozenset((first, second)) in _PAIRABLE:
-            return True
-        return {first, second} == {_WASTE_TOP, _UNDER_TOP}
+        return frozenset((first, second)) in kernel.PAIRING_ROLES
 
     def legal_moves(self, *, dead_ends: bool = True) -> list[Move]:
         """Removals first, then ``draw`` or ``recycle`` when allowed.  Empty once the game is over.
@@ -354,7 +336,7 @@ class Position:
                 return state
             if not move.cards[0].is_king:
                 return Refusal.NOT_A_KING
-            return Refusal.NOT_IN_PLAY if state == _UNDER_TOP else None
+            return None if state in kernel.KING_ROLES else Refusal.NOT_IN_PLAY
         return self._pair_refusal(move, states)
 
     def _pair_refusal(self, move: Move, states: list[str | Refusal]) -> Refusal | None:
@@ -392,14 +374,7 @@ class Position:
         """The position after a move already known to be legal."""
         kind = move.kind
         if kind is MoveKind.DRAW:
-            stock = self.talon >> self.drawn
-            drawn = self.drawn
-            for _ in range(self.rules.draw_count):
-                if not stock:
-                    break
-                step = (stock & -stock).bit_length()
-                drawn += step
-                stock >>= step
+            drawn = kernel.draw(self.talon, self.drawn, self.rules.draw_count)
             return Position(self.deal, self.pyramid, self.talon, drawn, self.recycles, self.foundation)
         if kind is MoveKind.RECYCLE:
             return Position(self.deal, self.pyramid, self.talon, 0, self.recycles + 1, self.foundation)
@@ -411,7 +386,7 @@ class Position:
                 pyramid &= ~(1 << index)
             else:
                 talon &= ~(1 << (index - PYRAMID_SIZE))
-        drawn = (talon & ((1 << self.drawn) - 1)).bit_length()
+        drawn = kernel.drawn_after_removal(talon, self.drawn)
         return Position(self.deal, pyramid, talon, drawn, self.recycles, self.foundation + move.cards)
 
     # -- misc ---------------------------------------------------------------------------------

@@ -195,6 +195,18 @@ class Rules:
         return "+".join(parts)
 
     @property
+    def plain_talon(self) -> bool:
+        """True when the talon plays one card at a time: draw-1 and no talon card in play but the
+        waste top (no ``stock-top``, no ``waste-pair``).  Each talon card then comes into play once
+        per pass, alone, and two talon cards never pair — the solver's fast paths rely on it."""
+        return self.draw_count == 1 and not self.stock_top and not self.waste_pair
+
+    @property
+    def talon_pairs(self) -> bool:
+        """True when two talon cards may pair with each other (``waste-pair`` or ``stock-top``)."""
+        return self.waste_pair or self.stock_top
+
+    @property
     def is_plain_preset(self) -> bool:
         return len(self.code_segment) == 1
 

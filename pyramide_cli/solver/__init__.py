@@ -80,7 +80,7 @@ class SolveResult:
 
 def uses_multiset_search(rules) -> bool:
     """True for rule sets the multiset game solves exactly (unlimited draw-1, no talon pairs)."""
-    return rules.recycle_limit is None and rules.draw_count == 1 and not rules.waste_pair and not rules.stock_top
+    return rules.recycle_limit is None and rules.plain_talon
 
 
 def _start_position(target: Position | Deal | Game) -> Position:

@@ -31,7 +31,7 @@ from .budget import Budget
 from .lines import LineBuilder, step_move
 from .relaxation import Relaxation
 from .tables import COVERED_BY, UNITS, DealTables
-from .talon_search import TalonSearch, walk_removals
+from .talon_search import TalonSearch
 
 STATE_DRAWN_SHIFT = 52
 STATE_PASS_SHIFT = 57
@@ -45,8 +45,8 @@ class _Heuristic:
         self.tables = tables
         self.relaxation = relaxation
         self.strict = rules.strict
-        self.walk_bound = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair
-        self.use_relaxed = not rules.waste_pair and not rules.stock_top
+        self.walk_bound = rules.plain_talon
+        self.use_relaxed = not rules.talon_pairs
         self.draw_count = rules.draw_count
         self.limit = rules.recycle_limit
         self._value_talon = tuple(tables.value_talon(value) for value in range(14))
@@ -370,7 +370,7 @@ def shortest_line(position: Position, tables: DealTables, relaxation: Relaxation
     estimate = heuristic.estimate
     shape_of = tables.shape
     bound = len(upper_bound) if upper_bound is not None else None
-    plain = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair
+    plain = rules.plain_talon
     passes = _PassCheck(tables, relaxation, budget, heuristic) if plain and not strict and limit is not None else None
     units = tables.talon_units
     if plain:
@@ -612,6 +612,7 @@ class _FirstPass:
         values = tables.talon_values
         units = tables.talon_units
         talon_kings = tables.talon_kings
+        talon_rules = tables.talon_cards.talon_rules
         first_waste = self.kings_rule[0]
         least_removals = self.least_removals
         root = pyramid | talon << 28
@@ -638,14 +639,12 @@ class _FirstPass:
             children = [(mask, 0, talon, drawn, counts) for mask in shape.pairs]
             wanted = talon & (shape.wanted_talon | talon_kings)
             top = drawn - 1
-            index = top if drawn else 0
-            rest = wanted >> index
+            rest = wanted & talon_rules.plain_passes(talon, drawn, recycles)[0][0]  # this pass only
             by_need = shape.by_need
             while rest:
-                gap = (rest & -rest).bit_length()
-                index += gap
-                rest >>= gap
-                card = index - 1
+                low = rest & -rest
+                rest ^= low
+                card = low.bit_length() - 1
                 after = talon & ~(1 << card)
                 after_drawn = (after & ((1 << card) - 1)).bit_length()
                 if values[card] == 13:
@@ -684,9 +683,18 @@ class _FirstPass:
 
 
 def _edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int):
-    for mask in tables.shape(pyramid).pairs:
+    """``(actions walked, step, talon after, drawn after, recycles after)`` for every removal along
+    the draw/recycle walk (W1), each at its first occurrence."""
+    shape = tables.shape(pyramid)
+    for mask in shape.pairs:
         yield 0, (mask, 0), talon, drawn, recycles
-    yield from walk_removals(tables, pyramid, talon, drawn, recycles, remove_kings=False)
+    by_need = shape.by_need
+    for walked, bits, value, after, after_drawn, passes in tables.talon_cards.events(talon, drawn, recycles):
+        if not value:
+            yield walked, (0, bits), after, after_drawn, passes
+        else:
+            for bit in by_need.get(value, ()):
+                yield walked, (bit, bits), after, after_drawn, passes
 
 
 def _plain_edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int,
@@ -705,33 +713,23 @@ def _plain_edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recyc
     if not wanted:
         return
     values = tables.talon_values
-    start = drawn - 1 if drawn else 0
-    limit = tables.rules.recycle_limit
-    passes = [(start, talon >> start, 0, recycles)]
-    if start and (limit is None or recycles < limit):  # empty the stock, recycle, draw again
-        passes.append((0, talon & ((1 << start) - 1), (talon >> drawn).bit_count() + 1,
-                       0 if limit is None else recycles + 1))
     top = drawn - 1
-    for index, rest, walked, pass_number in passes:
+    for cards, before, _, pass_number in tables.talon_cards.talon_rules.plain_passes(talon, drawn, recycles):
+        rest = wanted & cards
         while rest:
-            gap = (rest & -rest).bit_length()
-            index += gap
-            rest >>= gap
-            card = index - 1
-            if card != top:
-                walked += 1  # one draw brings it to the top
-            if not wanted >> card & 1:
-                continue
-            after = talon & ~(1 << card)
-            after_drawn = (after & ((1 << card) - 1)).bit_length()
-            cost = 0 if card == top else walked
+            low = rest & -rest
+            rest ^= low
+            card = low.bit_length() - 1
+            after = talon ^ low
+            after_drawn = (after & (low - 1)).bit_length()
+            cost = before + (cards & ((low << 1) - 1)).bit_count()
             if values[card] == 13:
                 if (kings_rule is None or kings_rule[0] >> card & 1
                         or (pass_number == kings_rule[1] and card != top)):
-                    yield cost, (0, 1 << card), after, after_drawn, pass_number
+                    yield cost, (0, low), after, after_drawn, pass_number
             else:
-                for bit in by_need.get(values[card], ()):
-                    yield cost, (bit, 1 << card), after, after_drawn, pass_number
+                for bit in by_need[values[card]]:
+                    yield cost, (bit, low), after, after_drawn, pass_number
 
 
 def settle_kings(tables: DealTables, pyramid: int) -> tuple[int, list[int]]:

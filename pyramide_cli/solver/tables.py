@@ -8,6 +8,7 @@ Everything the searches touch is a plain ``int``: the pyramid mask and talon mas
 
 from __future__ import annotations
 
+from ..engine import kernel
 from ..engine.deal import Deal
 from ..engine.layout import BASE_MASK, CONE_MASK, COVER_MASK, COVERERS, PYRAMID_SIZE, free_slots
 
@@ -68,6 +69,8 @@ class DealTables:
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
         self.rules = deal.rules
+        self.talon_cards = kernel.for_deal(deal)
+        """The talon rules on this deal's cards (the walk, the cards in play, the talon pairs)."""
         self.pyramid_values: tuple[int, ...] = tuple(card.rank for card in deal.cards[:PYRAMID_SIZE])
         self.talon_values: tuple[int, ...] = tuple(card.rank for card in deal.cards[PYRAMID_SIZE:])
         self.talon_units: tuple[int, ...] = tuple(unit(value) for value in self.talon_values)

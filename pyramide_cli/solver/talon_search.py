@@ -14,14 +14,14 @@ positions phase 1 set aside.  Both are depth-first with a transposition table.
 
 from __future__ import annotations
 
+from ..engine import kernel
 from .budget import Budget, SearchCapped
 from .relaxation import KEY_SHIFT, Relaxation
 from .tables import DealTables
 
 PASS_SHIFT = 5  # drawn < 32
 TALON_KEY_SHIFT = 52
-Step = tuple[int, int]
-"""A removal: (pyramid slot bits, talon index bits)."""
+Step = kernel.Step
 
 
 class TalonSearch:
@@ -45,7 +45,11 @@ class TalonSearch:
         self.waste_pair = rules.waste_pair
         # Under draw-1 a talon king is removed the moment it reaches the top (docs/solver.md, K2).
         self.silent_kings = rules.draw_count == 1
-        self.plain = rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair
+        self.plain = rules.plain_talon
+        self.talon_cards = tables.talon_cards
+        self.talon_rules = self.talon_cards.talon_rules
+        self.drop = tables.talon_kings if self.silent_kings else 0
+        """Talon bits that vanish at a recycle: the talon kings under draw-1 (K2)."""
         self.memo: dict[int, int] = {}
         """Key → the earliest time searched without a win."""
         self.won: dict[int, int] = {}
@@ -116,58 +120,54 @@ class TalonSearch:
         """``(step, pyramid, talon, drawn, recycles, counts)`` for every removal along the walk."""
         if self.plain:
             return self._plain_children(pyramid, talon, drawn, recycles, counts)
-        return list(self._walk_children(pyramid, talon, drawn, recycles, counts))
+        return self._walk_children(pyramid, talon, drawn, recycles, counts)
 
     def _plain_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> list:
         """Draw-1 without talon pairs: each talon card is in play once per pass, as the waste top."""
+        shape = self.tables.shape(pyramid)
+        out = [((mask, 0), pyramid & ~mask, talon, drawn, recycles, counts) for mask in shape.pairs]
+        wanted = talon & shape.wanted_talon
+        if not wanted:
+            return out
+        by_need = shape.by_need
+        values = self.tables.talon_values
+        units = self.tables.talon_units
+        for cards, _, pass_talon, passes in self.talon_rules.plain_passes(talon, drawn, recycles, self.drop, self.limit):
+            rest = wanted & cards
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                card = low.bit_length() - 1
+                after = pass_talon ^ low
+                after_drawn = (after & (low - 1)).bit_length()
+                after_counts = counts - units[card]
+                for bit in by_need[values[card]]:
+                    out.append(((bit, low), pyramid & ~bit, after, after_drawn, passes, after_counts))
+        return out
+
+    def _walk_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> list:
+        """Every rule set: the removals of each talon card and talon pair in play along the walk."""
         tables = self.tables
         shape = tables.shape(pyramid)
         out = [((mask, 0), pyramid & ~mask, talon, drawn, recycles, counts) for mask in shape.pairs]
         by_need = shape.by_need
-        wanted = talon & shape.wanted_talon
-        if not wanted:
-            return out
-        start = drawn - 1 if drawn else 0
-        self._pair_with_talon(out, pyramid, wanted >> start, start, talon, recycles, counts, by_need)
-        limit = self.limit
-        if start and (limit is None or recycles < limit):
-            self._pair_with_talon(out, pyramid, wanted & ((1 << start) - 1), 0, talon & ~tables.talon_kings,
-                                  0 if limit is None else recycles + 1, counts, by_need)
-        return out
-
-    def _pair_with_talon(self, out: list, pyramid: int, rest: int, index: int, talon: int, passes: int,
-                         counts: int, by_need: dict[int, tuple[int, ...]]) -> None:
-        """Append the removals of each talon card in ``rest << index`` (in order) with a free card."""
-        values = self.tables.talon_values
-        units = self.tables.talon_units
-        while rest:
-            gap = (rest & -rest).bit_length()
-            index += gap
-            rest >>= gap
-            card = index - 1
-            slots = by_need.get(values[card])
-            if slots:
-                after = talon & ~(1 << card)
-                after_drawn = (after & ((1 << card) - 1)).bit_length()
-                after_counts = counts - units[card]
-                for bit in slots:
-                    out.append(((bit, 1 << card), pyramid & ~bit, after, after_drawn, passes, after_counts))
-
-    def _walk_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int):
-        """Every rule set: walk the draws and recycles, looking at each card in play on the way."""
-        tables = self.tables
-        for mask in tables.shape(pyramid).pairs:
-            yield (mask, 0), pyramid & ~mask, talon, drawn, recycles, counts
         units = tables.talon_units
-        for _, step, after, after_drawn, passes in walk_removals(
-                tables, pyramid, talon, drawn, recycles, remove_kings=self.silent_kings):
-            spent = 0
-            bits = step[1]
-            while bits:
-                low = bits & -bits
-                spent += units[low.bit_length() - 1]
-                bits ^= low
-            yield step, pyramid & ~step[0], after, after_drawn, passes, counts - spent
+        for _, bits, value, after, after_drawn, passes in self.talon_cards.events(talon, drawn, recycles, self.drop, self.limit):
+            if value:
+                slots = by_need.get(value)
+                if slots:
+                    after_counts = counts - units[bits.bit_length() - 1]
+                    for bit in slots:
+                        out.append(((bit, bits), pyramid & ~bit, after, after_drawn, passes, after_counts))
+            else:
+                spent = 0
+                rest = bits
+                while rest:
+                    low = rest & -rest
+                    spent += units[low.bit_length() - 1]
+                    rest ^= low
+                out.append(((0, bits), pyramid, after, after_drawn, passes, counts - spent))
+        return out
 
     # -- phase 1: is there a win? --------------------------------------------------------------------
     def find_win(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> bool:
@@ -321,66 +321,3 @@ class TalonSearch:
                 path.pop()
         del path[base:]
 
-
-def walk_removals(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int, remove_kings: bool):
-    """The removals involving the talon along the deterministic draw/recycle walk, first occurrences.
-
-    Yields ``(actions, step, talon after, drawn after, recycles after)``: ``actions`` is how many
-    draws and recycles lead to the removal.  ``remove_kings``: talon kings vanish at a recycle
-    (under draw-1 they are removed as they reach the top, K2).  Recycles after are 0 when
-    recycles are unlimited (they no longer matter).
-    """
-    rules = tables.rules
-    limit, draw_count = rules.recycle_limit, rules.draw_count
-    waste_pair, stock_top = rules.waste_pair, rules.stock_top
-    values = tables.talon_values
-    by_need = tables.shape(pyramid).by_need
-    seen: set[Step] = set()
-    position, passes, current, actions = drawn, recycles, talon, 0
-    while True:
-        removals: list[Step] = []
-        top = position - 1
-        if top >= 0:
-            value = values[top]
-            if value == 13:
-                removals.append((0, 1 << top))
-            else:
-                removals.extend((bit, 1 << top) for bit in by_need.get(value, ()))
-            if waste_pair:
-                under = (current & ((1 << top) - 1)).bit_length() - 1
-                if under >= 0 and values[under] + value == 13:
-                    removals.append((0, 1 << top | 1 << under))
-        stock = current >> position
-        if stock_top and stock:
-            up = position + (stock & -stock).bit_length() - 1
-            up_value = values[up]
-            if up_value == 13:
-                removals.append((0, 1 << up))
-            else:
-                removals.extend((bit, 1 << up) for bit in by_need.get(up_value, ()))
-                if top >= 0 and values[top] + up_value == 13:
-                    removals.append((0, 1 << top | 1 << up))
-        for step in removals:
-            if step not in seen:
-                seen.add(step)
-                after = current & ~step[1]
-                yield (actions, step, after, (after & ((1 << position) - 1)).bit_length(),
-                       0 if limit is None else passes)
-        if stock:  # draw
-            for _ in range(draw_count):
-                if not stock:
-                    break
-                gap = (stock & -stock).bit_length()
-                position += gap
-                stock >>= gap
-        elif current and (limit is None or passes < limit):  # recycle
-            passes += 1
-            position = 0
-            if remove_kings:
-                current &= ~tables.talon_kings
-        else:
-            return
-        actions += 1
-        if limit is None and passes > recycles and (
-                (draw_count == 1 and position >= drawn) or passes >= recycles + 2):
-            return  # one whole cycle seen (draw-3: the second recycle starts it again)

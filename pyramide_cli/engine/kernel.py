@@ -1,0 +1,377 @@
+"""The talon's rules in one place (R4–R10 and the variants), on the integers of :class:`Position`.
+
+The position, the random player of grading, the solver's searches and the dead-game test all
+need the same facts: which talon cards are in play (the waste top; the card under it under
+``waste-pair``; the stock's top card under ``stock-top``), which of them may pair with which, how
+a draw and a recycle move the pointer, and where the deterministic walk of draws and recycles
+between two removals goes.  They are written here once; each user keeps only its own loop.
+
+A talon is the mask of the talon cards not yet removed (bit ``t`` = talon index ``t``) and
+``drawn`` the pointer: indices below it are on the waste, the others in the stock; it is
+normalised to "top waste card + 1" (0 for an empty waste).  Nothing here allocates objects on
+the hot paths beyond the lists it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
+
+from .layout import COVER_MASK, COVERERS, PYRAMID_SIZE, free_slots
+
+if TYPE_CHECKING:
+    from .deal import Deal
+    from .rules import Rules
+
+KING = 13
+RULES_LIMIT = -1
+"""Default of the ``limit`` arguments below: the rules' own recycle limit."""
+
+# How a card is in play (the roles of R4–R6 and the variants).  A free pyramid card and a talon
+# card in play pair when their values make 13 and their roles are one of PAIRING_ROLES.
+FREE, WASTE_TOP, STOCK_TOP, UNDER_TOP = "free", "waste-top", "stock-top", "under-top"
+PAIRING_ROLES: frozenset[frozenset[str]] = frozenset({
+    frozenset((FREE,)),  # two free pyramid cards
+    frozenset((FREE, WASTE_TOP)),
+    frozenset((FREE, STOCK_TOP)),  # stock-top: the stock's top card is in play like the waste top
+    frozenset((WASTE_TOP, STOCK_TOP)),  # stock-top: the two talon cards in play pair with each other
+    frozenset((WASTE_TOP, UNDER_TOP)),  # waste-pair: the card just drawn with the one it covers
+})
+KING_ROLES = frozenset((FREE, WASTE_TOP, STOCK_TOP))
+"""Roles in which a king is removed alone (the card under the waste top only pairs with the top)."""
+
+Step = tuple[int, int]
+"""A removal: (pyramid slot bits, talon index bits)."""
+Event = tuple[int, int, int, int, int, int]
+"""A talon card, or a pair of talon cards, in play along the walk for the first time:
+``(actions, talon bits, value, talon after, drawn after, recycles after)``.  ``value`` is the
+value of a single non-king card (it pairs with the free pyramid cards needing it); 0 when the
+cards are removed alone (a king, or two talon cards making 13).  ``actions`` is how many draws
+and recycles bring them into play; the "after" fields are the position once they are removed
+(recycles after is 0 when recycles are unlimited: they no longer matter then)."""
+
+
+# -- the pointer ---------------------------------------------------------------------------------------
+def waste_top(talon: int, drawn: int) -> int:
+    """Talon index of the top waste card, or -1."""
+    return (talon & ((1 << drawn) - 1)).bit_length() - 1
+
+
+def card_below(talon: int, index: int) -> int:
+    """Talon index of the card just below ``index`` on the waste, or -1."""
+    return (talon & ((1 << index) - 1)).bit_length() - 1 if index > 0 else -1
+
+
+def stock_top(talon: int, drawn: int) -> int:
+    """Talon index of the top stock card, or -1."""
+    stock = talon >> drawn
+    return drawn + (stock & -stock).bit_length() - 1 if stock else -1
+
+
+def drawn_after_removal(talon: int, drawn: int) -> int:
+    """The normalised pointer once cards left ``talon`` (the waste keeps its order, R9)."""
+    return (talon & ((1 << drawn) - 1)).bit_length()
+
+
+def draw(talon: int, drawn: int, draw_count: int) -> int:
+    """The pointer after one draw: the next card (three under ``draw-3``) from the stock to the waste."""
+    stock = talon >> drawn
+    if draw_count == 1:
+        return drawn + (stock & -stock).bit_length()
+    for _ in range(draw_count):
+        if not stock:
+            break
+        step = (stock & -stock).bit_length()
+        drawn += step
+        stock >>= step
+    return drawn
+
+
+def in_play(talon: int, drawn: int, waste_pair: bool, stock_top_rule: bool) -> tuple[int, int, int]:
+    """The talon cards in play: (waste top, the card under it under ``waste-pair``, the stock top
+    under ``stock-top``), each a talon index or -1."""
+    top = waste_top(talon, drawn)
+    under = card_below(talon, top) if waste_pair and top >= 0 else -1
+    up = stock_top(talon, drawn) if stock_top_rule else -1
+    return top, under, up
+
+
+def can_recycle(talon: int, drawn: int, recycles: int, limit: int | None) -> bool:
+    """R10: the stock is empty, the waste is not, and a recycle is left."""
+    return not talon >> drawn and bool(talon) and (limit is None or recycles < limit)
+
+
+class TalonRules:
+    """The talon rules of one :class:`Rules` (built once per rules; see :func:`talon_rules`)."""
+
+    __slots__ = ("draw_count", "limit", "plain", "stock_top", "waste_pair")
+
+    def __init__(self, rules: Rules) -> None:
+        self.draw_count = rules.draw_count
+        self.limit = rules.recycle_limit
+        self.waste_pair = rules.waste_pair
+        self.stock_top = rules.stock_top
+        self.plain = rules.plain_talon
+
+    def in_play(self, talon: int, drawn: int) -> tuple[int, int, int]:
+        return in_play(talon, drawn, self.waste_pair, self.stock_top)
+
+    def draw(self, talon: int, drawn: int) -> int:
+        return draw(talon, drawn, self.draw_count)
+
+    def can_recycle(self, talon: int, drawn: int, recycles: int) -> bool:
+        return can_recycle(talon, drawn, recycles, self.limit)
+
+    def walk(self, talon: int, drawn: int, recycles: int, drop: int = 0,
+             limit: int | None = RULES_LIMIT) -> Iterator[tuple[int, int, int, int]]:
+        """The deterministic walk of draws and recycles: ``(actions, talon, drawn, recycles)`` for the
+        pointer now and every one the walk reaches, until nothing new can come.
+
+        Between two removals a player can only draw or recycle, and both are forced, so this is
+        every talon situation reachable without a removal.  It ends at the end of the last allowed
+        pass, or earlier once it repeats: after a recycle, when it is back at the pointer it started
+        from with the same talon (the rest was seen), and in any case at the second recycle (the
+        talon no longer changes, so each later pass repeats the one after the first recycle).
+        ``drop``: talon bits that vanish at a recycle (the solver's talon kings, docs/solver.md K2);
+        ``limit``: a recycle limit lower than the rules' (a search restricted to fewer passes).
+        """
+        draw_count = self.draw_count
+        if limit == RULES_LIMIT:
+            limit = self.limit
+        current, position, passes, actions = talon, drawn, recycles, 0
+        while True:
+            yield actions, current, position, passes
+            stock = current >> position
+            if stock:
+                position = draw(current, position, draw_count)
+            elif current and (limit is None or passes < limit):
+                passes += 1
+                position = 0
+                current &= ~drop
+            else:
+                return
+            actions += 1
+            if passes > recycles and (passes > recycles + 1 or current == talon and (
+                    position >= drawn if draw_count == 1 else position == drawn)):
+                return
+
+
+    def plain_passes(self, talon: int, drawn: int, recycles: int, drop: int = 0,
+                     limit: int | None = RULES_LIMIT) -> list[tuple[int, int, int, int]]:
+        """The walk under draw-1 without talon pairs (:attr:`plain`), pass by pass: each talon card
+        is in play once per pass, as the waste top, so a pass is a mask of cards.
+
+        Returns ``(cards, before, talon, recycles)`` for this pass (the waste top and the stock) and,
+        when a recycle is left, the next one (the cards below the top, which only a recycle brings
+        back; the others were in play in this pass already, sooner).  Card ``c`` of ``cards`` comes
+        into play after ``before + (cards & ((2 << c) - 1)).bit_count()`` draws and recycles;
+        ``talon`` is the talon during that pass (``drop``: bits that vanish at a recycle), and
+        ``recycles`` the recycles used (0 when unlimited); ``limit`` as for :meth:`walk`.
+        """
+        if limit == RULES_LIMIT:
+            limit = self.limit
+        top = (talon & ((1 << drawn) - 1)).bit_length() - 1
+        start = top if top >= 0 else drawn
+        passes = [(talon >> start << start, -1 if top >= 0 else 0, talon, 0 if limit is None else recycles)]
+        if start and (limit is None or recycles < limit):
+            rest = talon & ~drop
+            passes.append((rest & ((1 << start) - 1), (talon >> drawn).bit_count() + 1, rest,
+                           0 if limit is None else recycles + 1))
+        return passes
+
+
+@cache
+def talon_rules(rules: Rules) -> TalonRules:
+    """The :class:`TalonRules` of ``rules`` (one per rule set)."""
+    return TalonRules(rules)
+
+
+class TalonCards:
+    """The talon rules applied to one deal's cards: removals at a pointer, along the walk, and the
+    dead-game test.  Build with :func:`for_deal`."""
+
+    __slots__ = ("cover_pair", "kings", "pyramid_values", "rules", "steps_at", "talon_rules", "talon_values",
+                 "value_slots", "value_talon")
+
+    def __init__(self, deal: Deal) -> None:
+        self.rules = deal.rules
+        self.talon_rules = talon_rules(deal.rules)
+        self.pyramid_values: tuple[int, ...] = tuple(card.rank for card in deal.cards[:PYRAMID_SIZE])
+        self.talon_values: tuple[int, ...] = tuple(card.rank for card in deal.cards[PYRAMID_SIZE:])
+        value_talon = [0] * 14
+        for index, value in enumerate(self.talon_values):
+            value_talon[value] |= 1 << index
+        value_slots = [0] * 14
+        for slot, value in enumerate(self.pyramid_values):
+            value_slots[value] |= 1 << slot
+        self.value_talon: tuple[int, ...] = tuple(value_talon)
+        """Per value, the mask of the talon indices holding it."""
+        self.value_slots: tuple[int, ...] = tuple(value_slots)
+        """Per value, the mask of the pyramid slots holding it."""
+        self.kings = value_talon[KING]
+        self.cover_pair = deal.rules.cover_pair
+        self.steps_at = self._plain_steps if self.talon_rules.plain else self._steps
+
+    # -- removals at one pointer --------------------------------------------------------------------------
+    def _plain_steps(self, talon: int, drawn: int, partners: dict[int, tuple[int, ...]], out: list) -> None:
+        top = (talon & ((1 << drawn) - 1)).bit_length() - 1
+        if top >= 0:
+            value = self.talon_values[top]
+            if value == KING:
+                out.append((0, 1 << top))
+            else:
+                out.extend((bits, 1 << top) for bits in partners.get(value, ()))
+
+    def _steps(self, talon: int, drawn: int, partners: dict[int, tuple[int, ...]], out: list) -> None:
+        """Append the removals involving talon cards at this pointer to ``out``, in this order: the
+        waste top (a king alone, else with each free pyramid card of ``partners[value]``), the waste
+        top with the card under it (``waste-pair``), the stock top (a king alone, with each free
+        pyramid card, with the waste top; ``stock-top``).  ``partners`` maps a talon value to the
+        bits of the free pyramid cards it pairs with.  The random player's action order depends
+        on this order: keep it."""
+        values = self.talon_values
+        waste = talon & ((1 << drawn) - 1)
+        top = waste.bit_length() - 1
+        top_value = 0
+        if top >= 0:
+            top_value = values[top]
+            if top_value == KING:
+                out.append((0, 1 << top))
+            else:
+                out.extend((bits, 1 << top) for bits in partners.get(top_value, ()))
+                if self.talon_rules.waste_pair:
+                    under = (waste & ~(1 << top)).bit_length() - 1
+                    if under >= 0 and values[under] + top_value == 13:
+                        out.append((0, (1 << top) | (1 << under)))
+        if self.talon_rules.stock_top:
+            stock = talon >> drawn
+            if stock:
+                up = drawn + (stock & -stock).bit_length() - 1
+                up_value = values[up]
+                if up_value == KING:
+                    out.append((0, 1 << up))
+                else:
+                    out.extend((bits, 1 << up) for bits in partners.get(up_value, ()))
+                    if top_value + up_value == 13:
+                        out.append((0, (1 << top) | (1 << up)))
+
+    # -- along the walk -----------------------------------------------------------------------------------
+    def events(self, talon: int, drawn: int, recycles: int, drop: int = 0,
+               limit: int | None = RULES_LIMIT) -> list[Event]:
+        """Every talon card and talon pair in play along the walk (:meth:`TalonRules.walk`), each at
+        its first occurrence, in the order of :meth:`steps_at` at each pointer.
+
+        A removal is taken at its first occurrence: a later one leaves the same cards and the same
+        pointer with at least as many actions and recycles spent (docs/solver.md, W1).  ``drop`` and
+        ``limit`` as for :meth:`TalonRules.walk`.
+        """
+        values = self.talon_values
+        rules = self.talon_rules
+        waste_pair, up_rule = rules.waste_pair, rules.stock_top
+        unlimited = rules.limit is None
+        seen_cards = 0
+        seen_pairs: set[int] = set()
+        out: list[Event] = []
+        for actions, current, position, passes in rules.walk(talon, drawn, recycles, drop, limit):
+            waste = current & ((1 << position) - 1)
+            top = waste.bit_length() - 1
+            after_passes = 0 if unlimited else passes
+            top_value = 0
+            if top >= 0:
+                top_value = values[top]
+                bit = 1 << top
+                if not seen_cards & bit:
+                    seen_cards |= bit
+                    after = current & ~bit
+                    out.append((actions, bit, 0 if top_value == KING else top_value, after,
+                                (after & ((1 << position) - 1)).bit_length(), after_passes))
+                if waste_pair and top_value != KING:
+                    under = (waste & ~bit).bit_length() - 1
+                    if under >= 0 and values[under] + top_value == 13:
+                        pair = bit | 1 << under
+                        if pair not in seen_pairs:
+                            seen_pairs.add(pair)
+                            after = current & ~pair
+                            out.append((actions, pair, 0, after, (after & ((1 << position) - 1)).bit_length(),
+                                        after_passes))
+            if up_rule:
+                stock = current >> position
+                if stock:
+                    up = position + (stock & -stock).bit_length() - 1
+                    up_value = values[up]
+                    bit = 1 << up
+                    if not seen_cards & bit:
+                        seen_cards |= bit
+                        after = current & ~bit
+                        out.append((actions, bit, 0 if up_value == KING else up_value, after,
+                                    (after & ((1 << position) - 1)).bit_length(), after_passes))
+                    if top_value and top_value + up_value == 13:
+                        pair = 1 << top | bit
+                        if pair not in seen_pairs:
+                            seen_pairs.add(pair)
+                            after = current & ~pair
+                            out.append((actions, pair, 0, after, (after & ((1 << position) - 1)).bit_length(),
+                                        after_passes))
+        return out
+
+    # -- the dead-game test ----------------------------------------------------------------------------
+    def any_removal_ever(self, pyramid: int, talon: int, drawn: int, recycles: int) -> bool:
+        """True when some card can still be removed, now or after draws and recycles alone.
+
+        The pyramid cannot change before a removal, so it is enough to look at the removals of
+        the pyramid alone and, for each talon situation along the walk, at the talon cards in play
+        (pairs with the free pyramid cards, kings, and under ``waste-pair``/``stock-top`` the talon
+        pairs).  Under draw-1 without talon pairs every talon card the walk reaches is in play
+        once as the waste top, so a few masks answer.  False means the position is dead: no card
+        can ever be removed again, whatever is drawn or recycled.
+        """
+        values, value_slots = self.pyramid_values, self.value_slots
+        free = 0
+        for slot in free_slots(pyramid):
+            free |= 1 << slot
+        if free & value_slots[KING]:
+            return True
+        wanted = 0  # talon cards a free pyramid card pairs with
+        for value in range(1, 13):
+            if free & value_slots[value]:
+                if value < 7 and free & value_slots[13 - value]:
+                    return True
+                wanted |= self.value_talon[13 - value]
+        if self.cover_pair:
+            for slot in free_slots(pyramid):
+                for lower in range(PYRAMID_SIZE):
+                    if (pyramid >> lower & 1 and slot in COVERERS[lower] and pyramid & COVER_MASK[lower] == 1 << slot
+                            and values[slot] + values[lower] == 13):
+                        return True
+        if not talon:
+            return False
+        wanted |= self.kings
+        rules = self.talon_rules
+        if rules.plain:  # every card from the waste top on, and after a recycle every card
+            if rules.limit is None or recycles < rules.limit:
+                return bool(talon & wanted)
+            top = waste_top(talon, drawn)
+            return bool((talon >> drawn << drawn | (1 << top if top >= 0 else 0)) & wanted)
+        talon_values = self.talon_values
+        for _, current, position, _ in rules.walk(talon, drawn, recycles):
+            top, under, up = rules.in_play(current, position)
+            if top >= 0 and wanted >> top & 1 or up >= 0 and wanted >> up & 1:
+                return True
+            if under >= 0 and talon_values[top] + talon_values[under] == 13:
+                return True
+            if up >= 0 and top >= 0 and talon_values[top] + talon_values[up] == 13:
+                return True
+        return False
+
+
+@lru_cache(maxsize=256)
+def for_deal(deal: Deal) -> TalonCards:
+    """The :class:`TalonCards` of ``deal`` (cached: deals are immutable values)."""
+    return TalonCards(deal)
+
+
+def any_removal_ever(deal: Deal, pyramid: int, talon: int, drawn: int, recycles: int) -> bool:
+    """True when some card of this position (``Position`` fields) can still be removed, now or after
+    draws and recycles alone; False when it is dead.  See :meth:`TalonCards.any_removal_ever`."""
+    return for_deal(deal).any_removal_ever(pyramid, talon, drawn, recycles)
