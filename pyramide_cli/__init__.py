@@ -18,10 +18,15 @@ from importlib import import_module
 from typing import Any
 
 from .versions import (
-    API_VERSION, ENGINE_PROTOCOL_VERSION, JSON_SCHEMA_VERSION, SAVE_FORMAT_VERSION, SERVE_PROTOCOL_VERSION,
+    API_VERSION,
+    ENGINE_PROTOCOL_VERSION,
+    JSON_SCHEMA_VERSION,
+    PACKAGE_VERSION,
+    SAVE_FORMAT_VERSION,
+    SERVE_PROTOCOL_VERSION,
 )
 
-__version__ = "0.1.0"
+__version__ = PACKAGE_VERSION
 
 _WHERE = {
     # the engine: cards, rules, deals, moves, positions, games
@@ -44,8 +49,13 @@ _WHERE = {
 
 __all__ = [
     "API_VERSION", "ENGINE_PROTOCOL_VERSION", "JSON_SCHEMA_VERSION", "SAVE_FORMAT_VERSION", "SERVE_PROTOCOL_VERSION",
-    "__version__", *_WHERE,
+    "__version__", "Card", "Suit", "parse_card", "Rules", "Deal", "Move", "MoveKind", "Refusal", "DRAW", "RECYCLE",
+    "UNDO", "RESIGN", "Position", "Outcome", "Termination", "Game", "ActionRecord", "LegalMoves", "TapResult",
+    "TapAction", "PyramideError", "CardError", "RulesError", "DealCodeError", "MoveSyntaxError", "IllegalMoveError",
+    "SaveFileError", "FileAccessError", "read_game", "write_game", "solve", "hint", "SolveResult", "Verdict", "Hint",
+    "HintKind",
 ]
+"""Every public name: the versions, then the names of ``_WHERE`` (a test checks they agree)."""
 
 
 def __getattr__(name: str) -> Any:

@@ -28,6 +28,7 @@ import selectors
 import shlex
 import subprocess
 import time
+from typing import NoReturn
 
 from ..engine.errors import MoveSyntaxError, PyramideError
 from ..engine.game import Game
@@ -69,6 +70,8 @@ class EngineBot:
         self._buffer = b""
         self._broken: str | None = None
         """Why the engine cannot be started again (then every later game is lost at once)."""
+        self.transcript: list[str] | None = None
+        """When a list: every line sent (``> …``) and received (``< …``) is appended (docs, debugging)."""
 
     # -- the process --------------------------------------------------------------------------
     def start(self) -> None:
@@ -110,6 +113,8 @@ class EngineBot:
             return
         try:
             if graceful and process.poll() is None:
+                if self.transcript is not None:
+                    self.transcript.append("> quit")
                 process.stdin.write(b"quit\n")  # type: ignore[union-attr]
                 process.stdin.flush()  # type: ignore[union-attr]
         except OSError:
@@ -171,6 +176,8 @@ class EngineBot:
         process = self._process
         if process is None or process.stdin is None:
             raise BotFailure("crashed", "the engine is not running")
+        if self.transcript is not None:
+            self.transcript.append(f"> {line}")
         try:
             process.stdin.write(line.encode("utf-8") + b"\n")
             process.stdin.flush()
@@ -204,15 +211,17 @@ class EngineBot:
             self._buffer += chunk
         raw, self._buffer = self._buffer.split(b"\n", 1)
         try:
-            return raw.decode("utf-8").rstrip("\r")
+            line = raw.decode("utf-8").rstrip("\r")
         except UnicodeDecodeError:
             self._lost("malformed", "a line that is not UTF-8")
-        raise AssertionError("unreachable")  # pragma: no cover
+        if self.transcript is not None:
+            self.transcript.append(f"< {line}")
+        return line
 
     def _limit(self, waiting_for: str) -> float:
         return self.handshake_time if waiting_for == "handshake" else self.move_time
 
-    def _lost(self, reason: str, message: str) -> None:
+    def _lost(self, reason: str, message: str) -> NoReturn:
         """The engine's state is unknown now: stop it (the next game restarts it) and fail."""
         self.stop(graceful=False)
         raise BotFailure(reason, message)

@@ -95,10 +95,9 @@ class SolverBot:
         self._greedy = GreedyBot()
 
     def new_game(self, game: Game, seed: int) -> None:
-        from ..api import solve
-        from ..solver import Verdict
+        from ..solver import SolveLimits, Verdict, solve
 
-        result = solve(game, max_states=self.max_states)
+        result = solve(game, limits=SolveLimits(max_states=self.max_states, timeout=None))
         if result.verdict is Verdict.WINNABLE:
             self._line, self._then_resign = list(result.solution or ()), False
         elif result.verdict is Verdict.UNWINNABLE:

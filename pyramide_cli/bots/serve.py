@@ -18,13 +18,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from .. import __version__
 from ..engine.deal import MAX_DEAL_NUMBER, Deal
 from ..engine.errors import PyramideError
 from ..engine.game import Game, TapAction, TapResult, parse_input
 from ..engine.rules import Rules
 from ..engine.state import Extras, game_state
-from ..versions import JSON_SCHEMA_VERSION, SERVE_PROTOCOL_VERSION
+from ..versions import JSON_SCHEMA_VERSION, PACKAGE_VERSION, SERVE_PROTOCOL_VERSION
 
 ErrorDocument = Callable[[PyramideError], dict[str, Any]]
 """Turns one of the project's errors into ``{"kind", "exit_status", "message"}`` (the CLI's own)."""
@@ -92,7 +91,7 @@ class ServeSession:
                 allowed = ", ".join(REQUESTS[op]) or "none"
                 raise RequestError(f"unknown key {unknown[0]!r} in request {op!r} (its keys: {allowed})")
             if op != "hello" and op != "quit" and not self.greeted:
-                raise RequestError("say hello first: {\"op\": \"hello\", \"protocol\": %d}" % SERVE_PROTOCOL_VERSION)
+                raise RequestError(f'say hello first: {{"op": "hello", "protocol": {SERVE_PROTOCOL_VERSION}}}')
             body = getattr(self, f"_op_{op}")(request)
         except _Refused as refused:
             document = self._error(refused.error, ident, op)
@@ -116,9 +115,9 @@ class ServeSession:
         wanted = request.get("protocol", SERVE_PROTOCOL_VERSION)
         if wanted != SERVE_PROTOCOL_VERSION:
             raise RequestError(f"protocol {wanted!r} is not spoken here: this server speaks protocol "
-                               f"{SERVE_PROTOCOL_VERSION} (pyramide {__version__})")
+                               f"{SERVE_PROTOCOL_VERSION} (pyramide {PACKAGE_VERSION})")
         self.greeted = True
-        return {"server": "pyramide", "version": __version__, "protocol": SERVE_PROTOCOL_VERSION,
+        return {"server": "pyramide", "version": PACKAGE_VERSION, "protocol": SERVE_PROTOCOL_VERSION,
                 "schema": JSON_SCHEMA_VERSION, "requests": list(REQUESTS)}
 
     def _op_quit(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -209,15 +208,19 @@ class ServeSession:
         return {"record": self._current().resign().to_dict(), **self._summary(request)}
 
     def _op_hint(self, request: dict[str, Any]) -> dict[str, Any]:
-        from ..api import hint
+        from ..analysis.hint import HINT_LIMITS, hint_for
+        from ..solver import SolveLimits
 
-        found = hint(self._current(), max_states=_budget(request))
-        return {"hint": found.to_dict()}
+        budget = _budget(request)
+        limits = SolveLimits(max_states=HINT_LIMITS.max_states if budget is None else budget, timeout=None)
+        return {"hint": hint_for(self._current(), limits).to_dict()}
 
     def _op_solve(self, request: dict[str, Any]) -> dict[str, Any]:
-        from ..api import solve
+        from ..solver import DEFAULT_LIMITS, SolveLimits, solve
 
-        result = solve(self._current(), max_states=_budget(request), optimal=_flag(request, "optimal", False))
+        budget = _budget(request)
+        limits = SolveLimits(max_states=DEFAULT_LIMITS.max_states if budget is None else budget, timeout=None)
+        result = solve(self._current(), optimal=_flag(request, "optimal", False), limits=limits)
         return {"result": result.to_dict()}
 
     def _op_save(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -325,7 +328,14 @@ def _level_deal(request: dict[str, Any], source: str, rules: Rules) -> tuple[Dea
     import datetime
 
     from ..analysis.grade import (
-        DAILY_LEVEL, GradeError, daily_deal, find_level_deal, parse_date, parse_level, random_start, seed_start,
+        DAILY_LEVEL,
+        GradeError,
+        daily_deal,
+        find_level_deal,
+        parse_date,
+        parse_level,
+        random_start,
+        seed_start,
     )
 
     try:
@@ -335,11 +345,11 @@ def _level_deal(request: dict[str, Any], source: str, rules: Rules) -> tuple[Dea
             date_text = _text(request, "date")
             date = datetime.date.today() if date_text is None else parse_date(date_text)
             found = daily_deal(date, rules)
-            return found.deal, {"level": DAILY_LEVEL.value, "daily": found.daily}
+            return found.deal, {"level": DAILY_LEVEL, "daily": found.daily}
         level = parse_level(_text(request, "level") or "")
         seed = request.get("seed")
         start = random_start() if seed is None else seed_start(_whole(request, "seed", 2**64 - 1))
-        return find_level_deal(level, rules, start).deal, {"level": level.value}
+        return find_level_deal(level, rules, start).deal, {"level": level}
     except GradeError as error:
         raise RequestError(str(error)) from None
 

@@ -248,17 +248,19 @@ def _tournament_text(document: dict[str, Any]) -> str:
     who = bot["name"] + (f" {bot['version']}" if bot["version"] else "")
     level = f", level {document['level']}" if document["level"] else ""
     lines = [
-        f"tournament: {who} on deals {document['deals']}{level} under {document['rules']} "
-        f"({games} games, seed {document['seed']})",
-        f"  won                   {figures['wins']} of {games}  {100 * figures['win_rate']:.1f} %  "
-        f"(95 % CI {100 * low:.1f}-{100 * high:.1f} %)",
+        (f"tournament: {who} on deals {document['deals']}{level} under {document['rules']} "
+         f"({games} games, seed {document['seed']})"),
+        (f"  won                   {figures['wins']} of {games}  {100 * figures['win_rate']:.1f} %  "
+         f"(95 % CI {100 * low:.1f}-{100 * high:.1f} %)"),
         f"  mean score            {figures['mean_score']:.1f}",
         f"  mean pyramid removed  {figures['mean_pyramid_removed']:.2f} of 28",
         f"  mean actions          {figures['mean_actions']:.1f}",
         f"  time per move         {figures['ms_per_move']:.3f} ms",
-        "  endings               " + (", ".join(f"{key} {count}" for key, count in sorted(figures["endings"].items()))
-                                      or "none"),
-        "  failures              " + (", ".join(f"{key} {count}" for key, count in sorted(figures["failures"].items()))
-                                      or "none"),
+        "  endings               " + _counts(figures["endings"]),
+        "  failures              " + _counts(figures["failures"]),
     ]
     return "\n".join(lines)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{key} {count}" for key, count in sorted(counts.items())) or "none"
