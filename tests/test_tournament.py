@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_support import ROOT, invoke
 
 from pyramide_cli.bots.players import GreedyBot, RandomBot, SolverBot, built_in_bot
 from pyramide_cli.bots.tournament import BotSpec, TournamentSpec, game_seed, play_game, run_tournament, summary
@@ -14,8 +15,6 @@ from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.storage.save import load_game
-
-from cli_support import ROOT, invoke
 
 FAULTY = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'faulty_engine.py'}"
 EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine.py'}"
@@ -54,15 +53,15 @@ def test_the_action_cap_resigns_for_a_bot_that_loops() -> None:
 
 
 def test_a_random_tournament_is_the_same_with_one_or_two_processes() -> None:
-    spec = TournamentSpec(BotSpec("random"), Rules.preset("T"), range(0, 12), seed=7)
+    spec = TournamentSpec(BotSpec("random"), Rules.preset("T"), range(12), seed=7)
     one, two = run_tournament(spec, jobs=1), run_tournament(spec, jobs=2)
     assert timing_free(one) == timing_free(two) and [result.number for result in one] == list(range(12))
-    assert timing_free(run_tournament(TournamentSpec(BotSpec("random"), Rules.preset("T"), range(0, 12), seed=8))) \
+    assert timing_free(run_tournament(TournamentSpec(BotSpec("random"), Rules.preset("T"), range(12), seed=8))) \
         != timing_free(one)  # the seed matters
 
 
 def test_summary_figures() -> None:
-    results = run_tournament(TournamentSpec(BotSpec("greedy"), Rules.preset("T"), range(0, 20)))
+    results = run_tournament(TournamentSpec(BotSpec("greedy"), Rules.preset("T"), range(20)))
     figures = summary(results)
     wins = sum(result.status == "won" for result in results)
     assert figures["games"] == 20 and figures["wins"] == wins and figures["win_rate"] == wins / 20
