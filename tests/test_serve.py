@@ -122,7 +122,7 @@ def test_hello_comes_first_and_says_the_versions() -> None:
     ('{"op": "teleport"}', "unknown request 'teleport'"),
     ('{"op": "play", "input": "KC", "colour": "red"}', "unknown key 'colour'"),
     ('{"op": "play", "input": 7}', "'input' must be"),
-    ('{"op": "play", "input": "zz"}', "not a move or tap"),
+    ('{"op": "play", "input": "zz"}', "unknown word 'zz'"),
     ('{"op": "new", "code": "PY1-Q-AAAAAAB"}', "bad deal code"),
     ('{"op": "new", "code": "PY1-T-AAAAAAB", "number": 4}', "not code and number"),
     ('{"op": "new", "rules": "T+fast"}', "unknown variant"),
