@@ -7,6 +7,9 @@ request) keep the number.  Cheap to import: no other module of the package is lo
 
 from __future__ import annotations
 
+PACKAGE_VERSION = "0.1.0"
+"""The version of pyramide itself (``pyramide --version``, ``pyramide_cli.__version__``)."""
+
 API_VERSION = 1
 """The Python API: the names in ``pyramide_cli.__all__`` and what they promise."""
 

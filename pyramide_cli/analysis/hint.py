@@ -15,8 +15,8 @@ from typing import Any
 
 from ..engine.game import Game
 from ..engine.layout import free_slots
-from ..engine.moves import NO_MORE_MOVES, Move, MoveKind
-from ..engine.position import Position
+from ..engine.moves import Move, MoveKind
+from ..engine.position import Position, Termination
 from ..solver import SolveLimits, Verdict, solve
 
 HINT_LIMITS = SolveLimits(max_states=300_000, timeout=3.0)
@@ -82,15 +82,18 @@ def describe(position: Position, move: Move) -> str:
     return f"tap {named[0]} then {named[1]}"
 
 
-def hint_for(game: Game, limits: SolveLimits = HINT_LIMITS) -> Hint:
-    """The hint for the game's current position (the game is not changed)."""
+def hint_for(game: Game | Position, limits: SolveLimits = HINT_LIMITS) -> Hint:
+    """The hint for a game's current position, or for a position (the game is not changed)."""
+    if isinstance(game, Position):
+        game = Game.from_position(game)
     position = game.position
-    if position.is_won:
+    termination = game.termination
+    if termination is Termination.CLEARED:
         return Hint(HintKind.NONE, None, (), "The game is won: nothing left to do.", Verdict.WINNABLE)
-    legal = position.legal_moves()
-    if not legal:
-        return Hint(HintKind.NONE, None, (), f"{NO_MORE_MOVES}: start a new game.", Verdict.UNWINNABLE,
-                    28 - position.pyramid.bit_count())
+    if termination is not None:
+        reason = "You resigned" if termination is Termination.RESIGNED else termination.message
+        return Hint(HintKind.NONE, None, (), f"{reason}: start a new game.",
+                    Verdict.UNWINNABLE, 28 - position.pyramid.bit_count())
     result = solve(position, limits=limits)
     if result.verdict is Verdict.WINNABLE:
         move = result.solution[0]

@@ -10,7 +10,7 @@ import sys
 
 from .app import app, narrowed
 from . import (  # noqa: F401 - they register commands
-    calibrate_commands, deal_commands, grade_commands, play_commands, replay_commands, solve_commands,
+    bot_commands, calibrate_commands, deal_commands, grade_commands, play_commands, replay_commands, solve_commands,
     stats_commands,
 )
 

@@ -21,18 +21,22 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO
 
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.level import Level
 from ..engine.position import Outcome, Position
+from ..engine.state import Extras, game_state, playable_cards, playable_waste
 from ..engine.text import text
 from ..i18n import tr
 
 LEVEL_WORDS = {Level.EASY: text("easy"), Level.MEDIUM: text("medium"), Level.HARD: text("hard"),
                Level.EXPERT: text("expert")}
 """The levels as a player reads them (the values stay English in files and JSON)."""
+
+__all__ = ["Extras", "LEVEL_WORDS", "Style", "game_state", "playable_cards", "playable_waste", "render_board",
+           "style_for"]
 
 CELL = 6
 """Width of one card in the pyramid; rows are indented by half of it."""
@@ -102,15 +106,6 @@ def format_duration(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-@dataclass(frozen=True)
-class Extras:
-    """What a save adds to a game: time played (R19), level and daily date (issue 5)."""
-
-    time_played: float = 0.0
-    level: Level | None = None
-    daily: str | None = None
-
-
 # -- the board ---------------------------------------------------------------------------------
 def _cell(card: Card | None, position: Position, selected: Card | None, style: Style) -> str:
     """One card in :data:`CELL` columns: `` 10♦  ``, ``  J♦  ``, ``[10♦] `` when selected, ``   ·  ``."""
@@ -130,12 +125,6 @@ def pyramid_lines(game: Game, style: Style) -> list[str]:
         indent = " " * ((6 - index) * CELL // 2)
         lines.append((indent + "".join(_cell(card, position, game.selected, style) for card in row)).rstrip())
     return lines
-
-
-def playable_waste(position: Position) -> list[Card]:
-    """The waste cards in play: the top one (and the one under it under ``waste-pair``), bottom first."""
-    waste = position.waste
-    return [card for card in waste[-2:] if position.is_playable(card)]
 
 
 def talon_line(game: Game, style: Style) -> str:
@@ -227,52 +216,3 @@ def render_board(game: Game, style: Style = Style(), extras: Extras = Extras(), 
     if termination is not None:
         lines.append(" " + _paint(tr(termination.message), style, _BOLD))
     return "\n".join(lines)
-
-
-# -- the --json state --------------------------------------------------------------------------
-def playable_cards(position: Position) -> list[Card]:
-    """Every card that can take part in a removal now: free pyramid cards, then talon cards in play."""
-    cards = list(position.free_cards) + playable_waste(position)
-    stock_top = position.stock_top
-    if stock_top is not None and position.is_playable(stock_top):
-        cards.append(stock_top)
-    return cards
-
-
-def game_state(game: Game, extras: Extras = Extras(), reveal: bool = False) -> dict[str, Any]:
-    """The state documented in ``docs/cli.md`` (card names in the canonical ASCII notation)."""
-    position = game.position
-    rules = position.rules
-    names = _names
-    state: dict[str, Any] = {
-        "deal": game.deal.code,
-        "rules": rules.name,
-        "pyramid": [[None if card is None else str(card) for card in row] for row in position.rows()],
-        "waste": names(position.waste),
-        "stock_count": position.stock_count,
-        "foundation": names(position.foundation),
-        "free": names(position.free_cards),
-        "playable": names(playable_cards(position)),
-        "legal_moves": [str(move) for move in game.legal_moves] + (["undo"] if game.can_undo else []),
-        "score": game.score,
-        "moves": game.move_count,
-        "status": game.outcome.value,
-        "termination": None if game.termination is None else game.termination.value,
-        "selected": None if game.selected is None else str(game.selected),
-        "pass": position.pass_number,
-        "passes": rules.passes,
-        "pyramid_removed": position.pyramid_removed,
-        "cards_removed": position.cards_removed,
-        "undo_available": game.undo_depth,
-        "time_played": round(extras.time_played, 1),
-        "level": None if extras.level is None else extras.level.value,
-        "daily": extras.daily,
-        "history": [str(move) for move in game.history],
-    }
-    if reveal:
-        state["stock"] = names(position.stock)
-    return state
-
-
-def _names(cards: Any) -> list[str]:
-    return [str(card) for card in cards]

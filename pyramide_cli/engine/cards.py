@@ -101,7 +101,7 @@ class Card(int):
         return rank_label(self.rank, french) + (suit.symbol if symbols else suit.letter)
 
     def __str__(self) -> str:
-        return self.name()
+        return _ASCII_NAMES[self]
 
     def __repr__(self) -> str:
         return f"Card({self.name()!r})"
@@ -114,6 +114,8 @@ CARDS_READY = False
 CARDS: tuple[Card, ...] = tuple(Card(index) for index in range(52))
 """The 52 cards in deck order: clubs A–K, diamonds A–K, hearts A–K, spades A–K."""
 CARDS_READY = True
+_ASCII_NAMES: tuple[str, ...] = tuple(card.name() for card in CARDS)
+"""``str(card)``: the canonical names, worked out once (moves, saves and JSON print them all the time)."""
 
 
 def parse_card(name: str) -> Card:

@@ -1,0 +1,94 @@
+"""The functions of the public API that reach beyond the engine: save files, the solver, hints.
+
+Everything here is re-exported by ``pyramide_cli`` (see ``docs/api.md``); bots import it from
+there.  These are thin doors onto the storage, solver and analysis layers, with budgets counted in
+positions so an answer never depends on the machine's load.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .engine.deal import Deal
+from .engine.game import Game
+from .engine.position import Position
+from .storage.files import FileAccessError, SaveLock
+from .storage.save import SaveData, SaveFileError, load_game, read_save, write_save
+
+if TYPE_CHECKING:
+    from .analysis.hint import Hint
+    from .solver import SolveResult
+
+
+def read_game(path: Path | str) -> Game:
+    """The game a save file holds, replayed from its deal code and checked against what it records.
+
+    Raises :class:`FileAccessError` (missing, unreadable) or :class:`SaveFileError` (naming the
+    bad field).  A save of format 1 is read too (``docs/cli.md``).
+    """
+    return load_game(path).game
+
+
+def write_game(path: Path | str, game: Game, *, overwrite: bool = False) -> None:
+    """Write ``game`` to a save file atomically, under the save's lock, as ``pyramide`` does.
+
+    An existing file is refused with :class:`FileAccessError` unless ``overwrite``; when it holds a
+    save of the same deal, what the game does not know (time played, hints, level, daily date,
+    leading comments) is kept.  Only a game played from the start of its deal can be saved.
+    """
+    with SaveLock(path):
+        target = Path(path)
+        base = None
+        if target.exists() or target.is_symlink():
+            if not overwrite:
+                raise FileAccessError(f"{str(path)!r} already exists: pass overwrite=True to replace it")
+            try:
+                previous = read_save(target)
+            except (SaveFileError, FileAccessError):
+                previous = None
+            if previous is not None and previous.deal == game.deal.code:
+                base = previous
+        write_save(target, SaveData.from_game(game, base))
+
+
+def _position_of(target: Game | Position | Deal | str) -> Position:
+    if isinstance(target, str):
+        return Position.start(Deal.from_code(target))
+    if isinstance(target, Deal):
+        return Position.start(target)
+    if isinstance(target, Game):
+        return target.position
+    if isinstance(target, Position):
+        return target
+    raise TypeError(f"expected a Game, Position, Deal or deal code, not {type(target).__name__}")
+
+
+def solve(target: Game | Position | Deal | str, *, max_states: int | None = None, optimal: bool = False,
+          timeout: float | None = None) -> SolveResult:
+    """Solve a game's current position, a position, or a deal (object or code) from its start.
+
+    ``max_states`` is the budget in positions (default: ``pyramide solve``'s): past it the verdict
+    is ``unknown`` (``limit`` says so), on every machine alike.  ``timeout`` (seconds) is an optional extra cap that makes the
+    answer depend on the machine; the result says when it struck.  Returns a
+    :class:`~pyramide_cli.solver.SolveResult`.
+    """
+    from .solver import DEFAULT_LIMITS, SolveLimits
+    from .solver import solve as run_solver
+
+    budget = DEFAULT_LIMITS.max_states if max_states is None else max_states
+    return run_solver(_position_of(target), optimal=optimal, limits=SolveLimits(max_states=budget, timeout=timeout))
+
+
+def hint(target: Game | Position, *, max_states: int | None = None) -> Hint:
+    """The hint for a game (or a position): the next action of a winning line when there is one.
+
+    Past ``max_states`` positions (default: ``pyramide hint``'s budget) it falls back to the
+    strategy tips of the sources and says so.  Returns a :class:`~pyramide_cli.analysis.hint.Hint`;
+    the game is not changed.
+    """
+    from .analysis.hint import HINT_LIMITS, hint_for
+    from .solver import SolveLimits
+
+    budget = HINT_LIMITS.max_states if max_states is None else max_states
+    return hint_for(target, SolveLimits(max_states=budget, timeout=None))
