@@ -3,8 +3,15 @@
 Each line is its own batch (:func:`~pyramide_cli.storage.session.play_words`): locked, applied and saved
 at once, so nothing is lost if the session dies, and another process may play the same file in
 between (its moves show up at the next line).  Besides taps and moves a line may say ``hint``,
-``help`` (``?``), ``show`` or ``quit`` (``q``); ``s``, ``w`` and ``u`` stand for stock, waste and
-undo; blank lines and ``#`` comments are skipped.
+``help`` (``?``), ``show``, ``quit`` (``q``), and — a game that goes on — ``new`` (a new deal under
+the same rules; ``new hard`` for a level), ``restart`` (the same deal from its start) and
+``resign``; ``s``, ``w`` and ``u`` stand for stock, waste and undo; blank lines and ``#`` comments
+are skipped.
+
+``new`` and ``restart`` put the next game in the same file and keep the one that was there in the
+games folder (:mod:`pyramide_cli.storage.archive`): a finished game is counted in the statistics
+once and kept; a game in progress is resigned first (at a prompt, after asking); a deal without a
+single action is simply replaced.
 
 At a prompt a refusal is shown and play goes on; from a pipe the first refusal ends the session
 (exit 3) and an unreadable line ends it with exit 2, like the same words given as arguments.
@@ -19,21 +26,26 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..storage.files import LockTimeoutError
-from ..engine.game import Game
 from ..engine.errors import MoveSyntaxError, UnknownWordError
-from .render import Style, card_name, render_board
+from ..engine.game import Game
+from ..engine.position import Outcome
+from ..storage.files import LockTimeoutError
 from ..storage.session import PlayResult, Stopwatch, play_words, refusal_line
-from .common import echo, extras_of, print_steps, say_error
+from .common import counted, echo, extras_of, print_steps, say_error
+from .render import Style, card_name, format_duration, render_board
 
 if TYPE_CHECKING:
+    from ..engine.deal import Deal
+    from ..engine.level import Level
     from ..storage.stats import StatsDB
 
 QUIT_WORDS = ("quit", "q", "exit")
 HELP_WORDS = ("help", "?", "h")
 SHOW_WORDS = ("show", "board")
+GAME_WORDS = ("new", "restart")
+"""Session words of a game that goes on (``resign`` is a move: it works as an argument too)."""
 ALIASES = {"s": "stock", "w": "waste", "u": "undo"}
-SESSION_WORDS = (*QUIT_WORDS, *HELP_WORDS, *SHOW_WORDS, "hint")
+SESSION_WORDS = (*QUIT_WORDS, *HELP_WORDS, *SHOW_WORDS, "hint", *GAME_WORDS)
 PROMPT = "pyramide> "
 
 SESSION_HELP = """\
@@ -45,13 +57,18 @@ Tap a card by its name to select it; tap a second card to pair them (values addi
   waste (w)   tap the top waste card;  draw, recycle: the same as moves
   undo (u)    take back the last action (up to 100; the move counter does not go down)
   hint        a suggestion;  show  the board again;  help (?)  this text;  quit (q)  leave
-Every action is saved at once: quit any time and `pyramide play FILE` to go on."""
+  new         a new deal under the same rules (new easy, new hard … for a level)
+  restart     this deal again from its start;  resign  give this game up
+Every action is saved at once: quit any time and `pyramide play FILE` to go on.
+A game that ends is counted in your statistics (`pyramide stats`)."""
+
+OVER_HINT = "Type new for a new deal (new hard for a Hard one), restart to play this deal again, or quit."
 
 
 def unknown_word_message(word: str) -> str:
     """What a piped session says about a line it cannot read (it ends the session, exit 2)."""
     return (f"unknown word {word!r}: a line holds a card (7C), a pair (10C+3S), stock, waste, draw, recycle, "
-            "undo, hint, show, help or quit")
+            "undo, hint, show, help, new, restart, resign or quit")
 
 
 def hint_text(game: Game) -> str:
@@ -59,6 +76,21 @@ def hint_text(game: Game) -> str:
     from ..analysis.hint import hint_for
 
     return str(hint_for(game))
+
+
+def end_message(result: PlayResult) -> str:
+    """The line a person reads when a game has ended: how, the score, the moves and the time."""
+    data, game = result.data, result.game
+    figures = (f"score {game.score}, {counted(game.move_count, '{count} move', '{count} moves')}, "
+               f"time {format_duration(data.time_played)}")
+    termination = getattr(getattr(game, "termination", None), "value", None)
+    if game.outcome is Outcome.WON:
+        return f"You won: the pyramid is cleared ({figures})."
+    if termination == "resigned":
+        return f"You resigned this game ({figures})."
+    if termination == "dead":
+        return f"Game over: no card can ever be removed again ({figures})."
+    return f"Game over: no more moves possible ({figures})."
 
 
 def _lines(stream: IO[str], interactive: bool) -> Any:
@@ -78,6 +110,221 @@ def _lines(stream: IO[str], interactive: bool) -> Any:
             return
 
 
+class Session:
+    """One session on one save file: the lines it reads and what it prints (see the module docstring)."""
+
+    def __init__(self, path: Path, interactive: bool, assist: bool | None, style: Style, json_output: bool,
+                 quiet: bool, stats: StatsDB | Path | None) -> None:
+        self.path, self.interactive, self.assist, self.style = path, interactive, assist, style
+        self.json_output, self.quiet, self.stats = json_output, quiet, stats
+        self.results: list[PlayResult] = []
+        self.hints: list[str] = []
+        self.warnings: list[str] = []
+        self.kept: list[str] = []
+        self.stopwatch = Stopwatch()
+        self.last = self.played(play_words(path, [], assist, stats=stats))
+
+    # -- output ---------------------------------------------------------------------------------
+    @property
+    def talking(self) -> bool:
+        """Whether to print what happens: at a prompt always, from a pipe unless --quiet or --json."""
+        return not self.json_output and (self.interactive or not self.quiet)
+
+    def show(self) -> None:
+        echo(render_board(self.last.game, self.style, extras_of(self.last.data)))
+
+    def warn(self, warnings: list[str]) -> None:
+        self.warnings.extend(warnings)
+        if not self.json_output:
+            for warning in warnings:
+                say_error(warning)
+
+    def played(self, result: PlayResult) -> PlayResult:
+        self.warn(result.warnings)
+        return result
+
+    def ask(self, question: str) -> bool:
+        """A yes/no question at a prompt (no by default); a pipe never asks: its lines mean yes."""
+        if not self.interactive:
+            return True
+        try:
+            return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+        except EOFError:
+            return False
+
+    # -- the loop -------------------------------------------------------------------------------
+    def run(self, stream: IO[str]) -> None:
+        if self.interactive:
+            self.show()
+            echo("Type help for the commands, quit to leave.")
+            if self.over:
+                echo(OVER_HINT)
+        try:
+            for line in _lines(stream, self.interactive):
+                if not self.handle(line):
+                    break
+        except KeyboardInterrupt:
+            sys.stdout.write("\n")
+        self.last = self.played(play_words(self.path, [], self.assist, self.stopwatch.lap(), stats=self.stats))
+        if self.interactive and not self.quiet:
+            echo(f"Saved to {self.path}.")
+
+    @property
+    def over(self) -> bool:
+        return self.last.data.status is not Outcome.PLAYING
+
+    def handle(self, line: str) -> bool:
+        """Do one line; False when the session ends."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return True
+        word = ALIASES.get(text.lower(), text)
+        first, _, rest = word.lower().partition(" ")
+        if word.lower() in QUIT_WORDS:
+            return False
+        if word.lower() in HELP_WORDS:
+            if not self.json_output:
+                echo(SESSION_HELP)
+            return True
+        if word.lower() in SHOW_WORDS:
+            if not self.json_output:
+                self.show()
+            return True
+        if word.lower() == "hint":
+            self.hint()
+            return True
+        if first in ("new", "restart") and (first == "new" or not rest):
+            return self.next_game(first, rest.strip())
+        if word.lower() == "resign":
+            word = "resign"
+        return self.play(word)
+
+    def hint(self) -> None:
+        hint = hint_text(self.last.game)
+        self.hints.append(hint)
+        if not self.json_output:
+            echo(f"hint: {hint}")
+
+    def play(self, word: str) -> bool:
+        try:
+            result = self.played(play_words(self.path, [word], self.assist, self.stopwatch.lap(),
+                                            expected_text=self.last.text, stats=self.stats))
+        except UnknownWordError as error:
+            if not self.interactive:
+                raise MoveSyntaxError(unknown_word_message(error.word)) from None
+            say_error(f"unknown word {error.word!r}: type help to see the cards, moves and commands you can use")
+            return True
+        except (MoveSyntaxError, LockTimeoutError) as error:
+            if not self.interactive:
+                raise
+            say_error(str(error))
+            return True
+        self.last = result
+        if self.talking:
+            if result.changed_elsewhere and self.interactive:
+                echo("(the file was played by another process meanwhile; its moves are included)")
+            print_steps(result, self.style)
+        if result.ended and self.talking:
+            echo(end_message(result))
+        if self.interactive:
+            self.show()
+            if result.refused is not None:
+                echo(refusal_line(result.refused, lambda card: card_name(card, self.style)))
+            elif result.ended:
+                echo(OVER_HINT)
+            return True
+        self.results.append(result)
+        return result.refused is None
+
+    # -- a game that goes on --------------------------------------------------------------------
+    def next_game(self, word: str, level_text: str) -> bool:
+        """``new [LEVEL]`` or ``restart``: the next game takes the file, the old one is kept."""
+        from ..engine.level import Level
+        from ..storage.archive import replace_game
+        from ..storage.places import games_folder
+        from ..storage.save import SaveData
+
+        level: Level | None = None
+        if level_text:
+            try:
+                level = Level(level_text.lower())
+            except ValueError:
+                message = (f"new {level_text!r}: a level is easy, medium, hard or expert "
+                           "(or `new` alone for any deal under the same rules)")
+                if not self.interactive:
+                    raise MoveSyntaxError(message) from None
+                say_error(message)
+                return True
+        data = self.last.data
+        if data.history and data.status is Outcome.PLAYING:
+            if not self.ask("The game in progress ends as resigned and is kept. Go on?"):
+                return True
+            if not self.resigned():
+                return True
+        if word == "restart":
+            deal, chosen_level, daily = self.last.game.deal, data.level, data.daily
+        else:
+            deal, chosen_level = self.new_deal(self.last.game.deal, level or data.level)
+            daily = None
+        new = SaveData.new(deal, assist=data.assist, level=chosen_level, daily=daily)
+        replaced = replace_game(self.path, new, games_folder(), self.stats)
+        if replaced.warning is not None:
+            self.warn([replaced.warning])
+        if replaced.kept is not None:
+            self.kept.append(str(replaced.kept))
+            if self.talking:
+                echo(f"The last game is kept as {replaced.kept}.")
+        self.stopwatch.lap()  # the new game's clock starts now
+        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats))
+        if self.talking:
+            what = "The same deal again" if word == "restart" else "A new deal"
+            echo(f"{what}: {deal.code} (rules {deal.rules.name})" + (f", level {chosen_level.value}" if chosen_level else "")
+                 + ".")
+            if self.interactive:
+                self.show()
+        return True
+
+    def resigned(self) -> bool:
+        """Resign the game in progress (it is then counted as resigned); False when it could not be."""
+        try:
+            result = self.played(play_words(self.path, ["resign"], self.assist, self.stopwatch.lap(),
+                                            stats=self.stats))
+        except (MoveSyntaxError, LockTimeoutError) as error:
+            if not self.interactive:
+                raise
+            say_error(str(error))
+            return False
+        self.last = result
+        if result.refused is not None:
+            say_error(refusal_line(result.refused))
+            return False
+        return True
+
+    def new_deal(self, current: Deal, level: Level | None) -> tuple[Deal, Level | None]:
+        """A random deal under the rules of ``current`` (of ``level`` when given: proven winnable)."""
+        if level is None:
+            import secrets
+
+            from ..engine.deal import MAX_DEAL_NUMBER, Deal as DealType
+
+            return DealType.from_number(secrets.randbelow(MAX_DEAL_NUMBER + 1), current.rules), None
+        from .grade_commands import pick_deal
+
+        if self.talking:
+            echo(f"Looking for a {level.label} deal...")
+        deal, picked, _ = pick_deal(level.value, None, False, None, current.rules, False)
+        return deal, picked
+
+    def extra(self) -> dict[str, Any]:
+        """The session's own fields for the JSON document."""
+        extra: dict[str, Any] = {"hints": self.hints} if self.hints else {}
+        if self.kept:
+            extra["kept"] = self.kept
+        if self.warnings:
+            extra["warnings"] = self.warnings
+        return extra
+
+
 def run_session(
     path: Path, stream: IO[str], interactive: bool, assist: bool | None, style: Style,
     json_output: bool, quiet: bool, stats: StatsDB | Path | None = None,
@@ -85,85 +332,10 @@ def run_session(
     """Play lines from ``stream`` (or the prompt) on the save at ``path``.
 
     Returns the batches played (for the final report), the last one (its game is the game now)
-    and extra fields for the JSON document (the hints given, warnings).  Warnings (a game the
-    statistics could not count) are printed as they come, or only returned with ``json_output``.
+    and extra fields for the JSON document (the hints given, the games kept, warnings).  Warnings
+    (a game the statistics could not count) are printed as they come, or only returned with
+    ``json_output``.
     """
-    warnings: list[str] = []
-
-    def played(result: PlayResult) -> PlayResult:
-        warnings.extend(result.warnings)
-        if not json_output:
-            for warning in result.warnings:
-                say_error(warning)
-        return result
-
-    last = played(play_words(path, [], assist, stats=stats))
-    results: list[PlayResult] = []
-    hints: list[str] = []
-    stopwatch = Stopwatch()
-    name = (lambda card: card_name(card, style))
-
-    def show() -> None:
-        echo(render_board(last.game, style, extras_of(last.data)))
-
-    if interactive:
-        show()
-        echo("Type help for the commands, quit to leave.")
-    try:
-        for line in _lines(stream, interactive):
-            text = line.strip()
-            word = ALIASES.get(text.lower(), text)
-            lowered = word.lower()
-            if not text or text.startswith("#"):
-                continue
-            if lowered in QUIT_WORDS:
-                break
-            if lowered in HELP_WORDS:
-                if not json_output:
-                    echo(SESSION_HELP)
-                continue
-            if lowered in SHOW_WORDS:
-                if not json_output:
-                    show()
-                continue
-            if lowered == "hint":
-                hint = hint_text(last.game)
-                hints.append(hint)
-                if not json_output:
-                    echo(f"hint: {hint}")
-                continue
-            try:
-                result = played(play_words(path, [word], assist, stopwatch.lap(), expected_text=last.text,
-                                           stats=stats))
-            except UnknownWordError as error:
-                if not interactive:
-                    raise MoveSyntaxError(unknown_word_message(error.word)) from None
-                say_error(f"unknown word {error.word!r}: type help to see the cards, moves and commands you can use")
-                continue
-            except (MoveSyntaxError, LockTimeoutError) as error:
-                if not interactive:
-                    raise
-                say_error(str(error))
-                continue
-            last = result
-            if not json_output and (interactive or not quiet):
-                if result.changed_elsewhere and interactive:
-                    echo("(the file was played by another process meanwhile; its moves are included)")
-                print_steps(result, style)
-            if interactive:
-                show()
-                if result.refused is not None:
-                    echo(refusal_line(result.refused, name))
-                continue
-            results.append(result)
-            if result.refused is not None:
-                break
-    except KeyboardInterrupt:
-        sys.stdout.write("\n")
-    last = played(play_words(path, [], assist, stopwatch.lap(), stats=stats))
-    if interactive and not quiet:
-        echo(f"Saved to {path}.")
-    extra: dict[str, Any] = {"hints": hints} if hints else {}
-    if warnings:
-        extra["warnings"] = warnings
-    return results, last, extra
+    session = Session(path, interactive, assist, style, json_output, quiet, stats)
+    session.run(stream)
+    return session.results, session.last, session.extra()
