@@ -26,17 +26,18 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..engine.errors import MoveSyntaxError, UnknownWordError
+from ..engine.errors import MoveSyntaxError, PyramideError, UnknownWordError
 from ..engine.game import Game
-from ..engine.position import Outcome
+from ..engine.position import Termination
 from ..storage.files import LockTimeoutError
-from ..storage.session import PlayResult, Stopwatch, play_words, refusal_line
+from ..storage.session import PlayResult, Stopwatch, count_hint, play_words, refusal_line
 from .common import counted, echo, extras_of, print_steps, say_error
 from .render import Style, card_name, format_duration, render_board
 
 if TYPE_CHECKING:
-    from ..engine.deal import Deal
     from ..engine.level import Level
+    from ..storage.archive import Replaced
+    from ..storage.save import SaveData
     from ..storage.stats import StatsDB
 
 QUIT_WORDS = ("quit", "q", "exit")
@@ -83,14 +84,58 @@ def end_message(result: PlayResult) -> str:
     data, game = result.data, result.game
     figures = (f"score {game.score}, {counted(game.move_count, '{count} move', '{count} moves')}, "
                f"time {format_duration(data.time_played)}")
-    termination = getattr(getattr(game, "termination", None), "value", None)
-    if game.outcome is Outcome.WON:
+    if game.termination is Termination.CLEARED:
         return f"You won: the pyramid is cleared ({figures})."
-    if termination == "resigned":
+    if game.termination is Termination.RESIGNED:
         return f"You resigned this game ({figures})."
-    if termination == "dead":
+    if game.termination is Termination.DEAD:
         return f"Game over: no card can ever be removed again ({figures})."
     return f"Game over: no more moves possible ({figures})."
+
+
+def next_save(game: Game, data: SaveData, restart: bool, level: Level | None, talking: bool) -> SaveData:
+    """The save of the next game: the same deal from its start (``restart``: same level and daily
+    date), or a new deal under the same rules — of ``level``, else of the last game's level (proven
+    winnable), else any deal."""
+    from ..storage.save import SaveData as SaveDataType
+
+    if restart:
+        return SaveDataType.new(game.deal, assist=data.assist, level=data.level, daily=data.daily)
+    wanted = level or data.level
+    if wanted is None:
+        import secrets
+
+        from ..engine.deal import MAX_DEAL_NUMBER, Deal
+
+        deal = Deal.from_number(secrets.randbelow(MAX_DEAL_NUMBER + 1), game.deal.rules)
+    else:
+        from .grade_commands import pick_deal
+
+        if talking:
+            echo(f"Looking for a {wanted.label} deal...")
+        deal, wanted, _ = pick_deal(wanted.value, None, False, None, game.deal.rules, False)
+    return SaveDataType.new(deal, assist=data.assist, level=wanted)
+
+
+def keep_and_replace(path: Path, new: SaveData, stats: StatsDB | Path | None, expected_text: str) -> Replaced:
+    """The next game into ``path``, the last one kept in the games folder (see :mod:`~pyramide_cli.storage.archive`)."""
+    from ..storage.archive import replace_game
+    from ..storage.places import games_folder
+
+    return replace_game(path, new, games_folder(), stats, expected_text)
+
+
+def replaced_lines(replaced: Replaced, new: SaveData, restart: bool) -> list[str]:
+    """What a person reads after ``new``, ``restart`` or ``play --new-if-finished``."""
+    if not replaced.replaced:
+        return ["The file was played by another process meanwhile: nothing was replaced."]
+    lines = [] if replaced.kept is None else [f"The last game is kept as {replaced.kept}."]
+    level = "" if new.level is None else f", level {new.level.value}"
+    if restart:
+        lines.append(f"The same deal again: {new.deal} (rules {new.rules}){level}.")
+    else:
+        lines.append(f"A new deal: {new.deal} (rules {new.rules}){level}.")
+    return lines
 
 
 def _lines(stream: IO[str], interactive: bool) -> Any:
@@ -171,7 +216,7 @@ class Session:
 
     @property
     def over(self) -> bool:
-        return self.last.data.status is not Outcome.PLAYING
+        return self.last.game.is_over
 
     def handle(self, line: str) -> bool:
         """Do one line; False when the session ends."""
@@ -200,7 +245,10 @@ class Session:
         return self.play(word)
 
     def hint(self) -> None:
+        """A hint for the game as it stands; counted in the save (``hints``) for the statistics."""
         hint = hint_text(self.last.game)
+        count_hint(self.path, self.stopwatch.lap())
+        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats))
         self.hints.append(hint)
         if not self.json_output:
             echo(f"hint: {hint}")
@@ -240,9 +288,6 @@ class Session:
     def next_game(self, word: str, level_text: str) -> bool:
         """``new [LEVEL]`` or ``restart``: the next game takes the file, the old one is kept."""
         from ..engine.level import Level
-        from ..storage.archive import replace_game
-        from ..storage.places import games_folder
-        from ..storage.save import SaveData
 
         level: Level | None = None
         if level_text:
@@ -255,31 +300,28 @@ class Session:
                     raise MoveSyntaxError(message) from None
                 say_error(message)
                 return True
-        data = self.last.data
-        if data.history and data.status is Outcome.PLAYING:
+        if self.last.data.history and not self.last.game.is_over:
             if not self.ask("The game in progress ends as resigned and is kept. Go on?"):
                 return True
             if not self.resigned():
                 return True
-        if word == "restart":
-            deal, chosen_level, daily = self.last.game.deal, data.level, data.daily
-        else:
-            deal, chosen_level = self.new_deal(self.last.game.deal, level or data.level)
-            daily = None
-        new = SaveData.new(deal, assist=data.assist, level=chosen_level, daily=daily)
-        replaced = replace_game(self.path, new, games_folder(), self.stats)
+        try:
+            new = next_save(self.last.game, self.last.data, word == "restart", level, self.talking)
+        except PyramideError as error:  # a level search that found nothing
+            if not self.interactive:
+                raise
+            say_error(str(error))
+            return True
+        replaced = keep_and_replace(self.path, new, self.stats, self.last.text)
         if replaced.warning is not None:
             self.warn([replaced.warning])
         if replaced.kept is not None:
             self.kept.append(str(replaced.kept))
-            if self.talking:
-                echo(f"The last game is kept as {replaced.kept}.")
         self.stopwatch.lap()  # the new game's clock starts now
         self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats))
         if self.talking:
-            what = "The same deal again" if word == "restart" else "A new deal"
-            echo(f"{what}: {deal.code} (rules {deal.rules.name})" + (f", level {chosen_level.value}" if chosen_level else "")
-                 + ".")
+            for line in replaced_lines(replaced, new, word == "restart"):
+                echo(line)
             if self.interactive:
                 self.show()
         return True
@@ -300,21 +342,6 @@ class Session:
             return False
         return True
 
-    def new_deal(self, current: Deal, level: Level | None) -> tuple[Deal, Level | None]:
-        """A random deal under the rules of ``current`` (of ``level`` when given: proven winnable)."""
-        if level is None:
-            import secrets
-
-            from ..engine.deal import MAX_DEAL_NUMBER, Deal as DealType
-
-            return DealType.from_number(secrets.randbelow(MAX_DEAL_NUMBER + 1), current.rules), None
-        from .grade_commands import pick_deal
-
-        if self.talking:
-            echo(f"Looking for a {level.label} deal...")
-        deal, picked, _ = pick_deal(level.value, None, False, None, current.rules, False)
-        return deal, picked
-
     def extra(self) -> dict[str, Any]:
         """The session's own fields for the JSON document."""
         extra: dict[str, Any] = {"hints": self.hints} if self.hints else {}
@@ -323,6 +350,22 @@ class Session:
         if self.warnings:
             extra["warnings"] = self.warnings
         return extra
+
+
+def start_next_if_over(path: Path, stats: StatsDB | Path | None, talking: bool) -> Replaced | None:
+    """``play --new-if-finished``: when the save holds a finished game, keep it (counted once) and
+    deal the next one into the file (same rules and level); ``None`` when the game is not over."""
+    from ..storage.save import load_game
+
+    saved = load_game(path)
+    if not saved.game.is_over:
+        return None
+    new = next_save(saved.game, saved.data, False, None, talking)
+    replaced = keep_and_replace(path, new, stats, saved.text)
+    if talking:
+        for line in replaced_lines(replaced, new, restart=False):
+            echo(line)
+    return replaced
 
 
 def run_session(

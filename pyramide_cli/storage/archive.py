@@ -2,7 +2,8 @@
 
 ``pyramide play`` (the prompt's ``new`` and ``restart``, and ``--new-if-finished``) calls
 :func:`replace_game`.  Under the save's lock it reads the save, counts the game in the statistics
-if it has ended (once: :mod:`.stats` ignores a game it already has), copies the save's exact text to
+if it has ended (unless a record of that very game is there already: the batch that ended it
+made one), copies the save's exact text to
 the games folder (:func:`~pyramide_cli.storage.places.games_folder`), and only then writes the new
 game over the save.  A game is never deleted: if the copy cannot be written, the save is left as it
 was and the error says why.  A save without a single action is simply replaced — it holds no game
@@ -27,28 +28,31 @@ from .files import FileAccessError, SaveLock, describe_os_error
 from .save import SaveData, load_game, write_save
 
 if TYPE_CHECKING:
+    from ..engine.game import Game
     from .stats import StatsDB
 
 
 @dataclass(frozen=True)
 class Replaced:
-    """What :func:`replace_game` did: where the old game was kept (``None``: it had no action) and
-    a warning when the statistics could not count it."""
+    """What :func:`replace_game` did: where the old game was kept (``None``: it had no action), a
+    warning when the statistics could not count it, and whether the new game was written at all."""
 
     kept: Path | None
     warning: str | None = None
+    replaced: bool = True
 
 
-def kept_name(data: SaveData, today: datetime.date | None = None) -> str:
-    """``2026-11-30-PY1-N-AAAAAAS-won.yaml`` (``playing`` for a game left unfinished)."""
+def kept_name(game: Game, today: datetime.date | None = None) -> str:
+    """``2026-11-30-PY1-N-AAAAAAS-won.yaml``, ``…-dead.yaml``, ``…-resigned.yaml`` (``playing``: unfinished)."""
     day = (today or datetime.date.today()).isoformat()
-    return f"{day}-{data.deal}-{data.status.value}.yaml"
+    ending = game.outcome.value if game.termination is None or game.outcome is Outcome.WON else game.termination.value
+    return f"{day}-{game.deal.code}-{ending}.yaml"
 
 
 def keep_text(folder: Path, name: str, text: str) -> Path:
     """Write ``text`` to a new file ``folder/name`` (or ``…-2.yaml``, ``…-3.yaml`` when taken), durably,
     never replacing a file; returns its path.  :class:`FileAccessError` when the folder is not writable."""
-    stem = name[:-len(".yaml")] if name.endswith(".yaml") else name
+    stem = name.removesuffix(".yaml")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for number in range(1, 10_000):
@@ -71,21 +75,26 @@ def keep_text(folder: Path, name: str, text: str) -> Path:
     raise FileAccessError(f"cannot keep the game in {str(folder)!r}: too many games named {stem!r}")
 
 
-def replace_game(path: Path | str, new: SaveData, folder: Path, stats: StatsDB | Path | None = None) -> Replaced:
+def replace_game(path: Path | str, new: SaveData, folder: Path, stats: StatsDB | Path | None = None,
+                 expected_text: str | None = None) -> Replaced:
     """Put the game ``new`` in the save at ``path``, keeping the game that was there (see the module docstring).
 
-    Raises :class:`FileAccessError` (nothing changed) when the old game cannot be kept.
+    With ``expected_text``, nothing happens (``replaced`` is false) when the file no longer holds
+    that text: another process played it since the caller looked.  Raises :class:`FileAccessError`
+    (nothing changed) when the old game cannot be kept.
     """
     with SaveLock(path):
         saved = load_game(path)
+        if expected_text is not None and saved.text != expected_text:
+            return Replaced(None, None, replaced=False)
         kept = None
         warning = None
         if saved.data.history:
-            if saved.data.status is not Outcome.PLAYING and stats is not None:
+            if saved.game.is_over and stats is not None:
                 from .stats import GameRecord, StatsDB, record_game
 
                 database = stats if isinstance(stats, StatsDB) else StatsDB(stats)
-                warning = record_game(database, GameRecord.of_game(saved.game, saved.data))
-            kept = keep_text(folder, kept_name(saved.data), saved.text)
+                warning = record_game(database, GameRecord.of_game(saved.game, saved.data), if_new=True)
+            kept = keep_text(folder, kept_name(saved.game), saved.text)
         write_save(path, new)
     return Replaced(kept, warning)
