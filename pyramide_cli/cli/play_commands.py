@@ -10,6 +10,7 @@ import typer
 
 from ..storage.session import PlayResult, Step, play_words, refusal_line
 from .app import app
+from .completion import complete_play
 from .common import (
     AsciiOption, DbOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of,
     print_steps, reporting, say_error, stats_db, usage_error,
@@ -95,7 +96,9 @@ def play_document(path: Path, results: list[PlayResult], last: PlayResult | None
 @app.command(help=PLAY_HELP, short_help="Play taps and moves: arguments, stdin or an interactive prompt.", no_args_is_help=True)
 def play(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The save file (made by `pyramide deal`).", show_default=False)],
-    taps: Annotated[Optional[list[str]], typer.Argument(metavar="TAP_OR_MOVE", help="Taps or moves, applied in order.", show_default=False)] = None,
+    taps: Annotated[Optional[list[str]], typer.Argument(
+        metavar="TAP_OR_MOVE", help="Taps or moves, applied in order.", show_default=False,
+        autocompletion=complete_play)] = None,
     assist: Annotated[Optional[bool], typer.Option("--assist/--no-assist", help="Error help (R15) for this command; default: the file's setting (on unless dealt with --no-assist).", show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success (messages of refusals still go to stderr).")] = False,
     db: DbOption = None,

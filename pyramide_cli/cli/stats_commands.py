@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from .app import app
+from .completion import complete_level, complete_rules
 from .common import CommandError, DbOption, JsonOption, counted, echo, emit_json, reporting, stats_db, usage_error
 from .exit_codes import ExitStatus
 
@@ -49,10 +50,10 @@ CHART_WIDTH = 30
 def stats(
     rules: Annotated[Optional[str], typer.Option(
         "--rules", "-r", metavar="RULES", help="Only games under these rules (N, T, T+strict …).",
-        show_default=False)] = None,
+        show_default=False, autocompletion=complete_rules)] = None,
     level: Annotated[Optional[str], typer.Option(
         "--level", "-l", metavar="LEVEL", help="Only games dealt for this level: easy, medium, hard or expert.",
-        show_default=False)] = None,
+        show_default=False, autocompletion=complete_level)] = None,
     last: Annotated[int, typer.Option("--last", metavar="N", help="How many of the last games to list.")] = 10,
     csv_file: Annotated[Optional[str], typer.Option(
         "--csv", metavar="FILE", help="Also write every game (after the filters) to FILE, one row each.",
