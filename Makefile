@@ -16,10 +16,11 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
-# Goes on with my-game.yaml when there is one (a save is never dealt over), else deals it.
+# Goes on with my-game.yaml when there is one, else deals it; a finished game there is kept (games
+# folder of the data folder, counted in the statistics) and a new deal takes its place.
 play: $(STAMP)
 	@[ -e my-game.yaml ] || $(BIN)/pyramide deal -o my-game.yaml --quiet
-	$(BIN)/pyramide play my-game.yaml
+	$(BIN)/pyramide play my-game.yaml --new-if-finished
 
 test: $(STAMP)
 	$(BIN)/python -m coverage erase

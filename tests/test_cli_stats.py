@@ -6,10 +6,9 @@ import csv
 from pathlib import Path
 
 import pytest
+from cli_support import WON_N_CODE, WON_N_LINE, invoke, make_save
 
 from pyramide_cli.storage.stats import GameRecord, StatsDB
-
-from cli_support import WON_N_CODE, WON_N_LINE, invoke, make_save
 
 STUCK_O = "PY1-O-AAAAAU4"
 
@@ -22,7 +21,7 @@ def finish_a_won_game(folder: Path, db: Path, *options: str) -> Path:
 
 
 LOST_O_LINE = ("KH draw draw draw draw draw draw draw draw KS draw draw draw draw draw draw draw draw QC+AS draw draw "
-               "draw 8C+5H draw draw 10S+3H draw 10H+3S draw 8H+5S draw").split()  # examples/lost-o.yaml
+               "draw 8C+5H draw draw 10S+3H draw 10H+3S draw 8H+5S draw").split(" ")  # examples/lost-o.yaml
 
 
 def lose_a_one_pass_game(folder: Path, db: Path) -> None:

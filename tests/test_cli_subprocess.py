@@ -196,3 +196,52 @@ def test_the_play_path_imports_neither_pydantic_nor_rich_nor_any_solver_nor_sqli
 def test_the_examples_replay_as_make_replay_examples_says(tmp_path: Path) -> None:
     outcome = run("replay", str(EXAMPLES / "won-n.yaml"), "--expect", "won", "--expect-score", "280", cwd=tmp_path)
     assert outcome.status == 0, outcome
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+def test_make_play_on_a_finished_game_keeps_it_and_deals_a_new_one_at_a_terminal(tmp_path: Path) -> None:
+    import pty
+
+    make_save(tmp_path, WON_N_CODE, *WON_N_LINE)
+    finished = (tmp_path / "g.yaml").read_bytes()
+    home = tmp_path / "home"
+    controller, terminal = pty.openpty()
+    environment = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "PYRAMIDE_HOME": str(home)}
+    process = subprocess.Popen([sys.executable, "-m", "pyramide_cli", "play", "g.yaml", "--new-if-finished", "--ascii"],
+                               cwd=tmp_path, stdin=terminal, stdout=terminal, stderr=terminal, env=environment,
+                               close_fds=True)
+    os.close(terminal)
+    output = b""
+
+    def read_until(marker: bytes, seconds: float = 30) -> None:
+        nonlocal output
+        deadline = time.monotonic() + seconds
+        while marker not in output and time.monotonic() < deadline:
+            ready, _, _ = select.select([controller], [], [], 0.2)
+            if ready:
+                try:
+                    output += os.read(controller, 65536)
+                except OSError:
+                    break
+
+    try:
+        read_until(b"pyramide> ")
+        os.write(controller, b"draw\n")
+        read_until(b"pyramide> ", 10)
+        os.write(controller, b"restart\n")
+        read_until(b"Go on? [y/N] ")
+        os.write(controller, b"y\n")
+        read_until(b"The same deal again")
+        os.write(controller, b"quit\n")
+        read_until(b"Saved to g.yaml")
+        assert process.wait(30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(controller)
+    text = output.decode()
+    assert "A new deal: PY1-N-" in text and "Type help for the commands" in text
+    kept = {path.name.split("-", 3)[3]: path for path in (home / "games").iterdir()}  # without the date
+    assert len(kept) == 2 and kept[f"{WON_N_CODE}-won.yaml"].read_bytes() == finished
+    assert [name for name in kept if name.endswith("-resigned.yaml")]  # the new deal, resigned by restart
+    assert load_game(tmp_path / "g.yaml").data.history == ()

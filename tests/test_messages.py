@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
+from cli_support import invoke, make_save
 
 from pyramide_cli.cli.common import counted
 from pyramide_cli.cli.interactive import run_session
@@ -14,8 +15,6 @@ from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.errors import MoveSyntaxError, UnknownWordError
 from pyramide_cli.engine.game import Game, parse_input
 from pyramide_cli.storage.session import play_words, refusal_line
-
-from cli_support import invoke, make_save
 
 CODE = "PY1-N-AAAAAAS"  # row 7: 5D KC 2S JH 3D 10H AS; QC above 3D and 10H
 
@@ -49,7 +48,8 @@ def test_a_refused_pair_move_names_the_blocked_card(tmp_path: Path) -> None:
     path = make_save(tmp_path, CODE)
     result = play_words(path, ["AS+QC"])
     assert result.refused is not None
-    assert refusal_line(result.refused, lambda card: card.name(symbols=True)) == "AS+QC: Q♣ is blocked by another card"
+    line = refusal_line(result.refused, lambda card: card.name(symbols=True))
+    assert line == "AS+QC: Q♣ is blocked by another card"
 
 
 def test_a_refused_tap_keeps_the_rules_text(tmp_path: Path) -> None:
@@ -70,7 +70,8 @@ def test_play_arguments_with_an_unknown_word_exit_2_and_change_nothing(tmp_path:
 def test_a_piped_session_names_its_own_words_too(tmp_path: Path) -> None:
     outcome = invoke("play", str(make_save(tmp_path, CODE)), input="KC\nthe\n")
     assert outcome.status == 2
-    assert "unknown word 'the':" in outcome.stderr and "hint, show, help or quit" in outcome.stderr
+    assert "unknown word 'the':" in outcome.stderr
+    assert "hint, show, help, new, restart, resign or quit" in outcome.stderr
 
 
 def test_at_the_prompt_an_unknown_word_points_to_help(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -13,6 +13,7 @@ from ..engine.rules import Rules
 from ..storage.files import SaveLock
 from ..storage.save import SaveData, write_save
 from .app import app
+from .completion import complete_level, complete_rules
 from .common import (
     AsciiOption, FrenchOption, JsonOption, RevealOption, board_style, echo, emit_json, extras_of, reporting,
     usage_error,
@@ -73,13 +74,13 @@ Exit: 0 ok, 4 bad code or file, 5 missing or unreadable file.
 @app.command(help=DEAL_HELP, short_help="Deal a new game into a save file; print its code and board.")
 def deal(
     code: Annotated[Optional[str], typer.Argument(metavar="CODE", help="A deal code such as PY1-N-AAAAAAS; random when left out.", show_default=False)] = None,
-    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict, N+recycles=2 (default N, or the code's).", show_default=False)] = None,
+    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict, N+recycles=2 (default N, or the code's).", show_default=False, autocompletion=complete_rules)] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="The save file to write (default pyramide-<code>.yaml).", show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
     from_layout: Annotated[Optional[str], typer.Option("--from-layout", metavar="LAYOUT", help="Start a custom deal from a layout file (R24).", show_default=False)] = None,
     assist: Annotated[bool, typer.Option("--assist/--no-assist", help="Error help (R15) saved with the game.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the code.")] = False,
-    level: Annotated[Optional[str], typer.Option("--level", "-l", metavar="LEVEL", help="Deal a winnable deal of this level: easy, medium, hard or expert.", show_default=False)] = None,
+    level: Annotated[Optional[str], typer.Option("--level", "-l", metavar="LEVEL", help="Deal a winnable deal of this level: easy, medium, hard or expert.", show_default=False, autocompletion=complete_level)] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", metavar="N", help="With --level: a reproducible pick (a whole number 0 to 2**64-1).", show_default=False)] = None,
     daily: Annotated[bool, typer.Option("--daily", help="Deal the daily deal (a Medium deal, the same for everyone on a date).")] = False,
     date: Annotated[Optional[str], typer.Option("--date", metavar="YYYY-MM-DD", help="With --daily: the daily deal of this date (default today).", show_default=False)] = None,

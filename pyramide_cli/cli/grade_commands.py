@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from .app import app
+from .completion import complete_rules
 from .common import CommandError, JsonOption, echo, emit_json, reporting, usage_error
 from .exit_codes import ExitStatus
 
@@ -48,7 +49,7 @@ game was won (no level), 2 bad rules, 4 bad code or file, 5 missing file.
 @app.command(help=GRADE_HELP, no_args_is_help=True)
 def grade(
     target: Annotated[str, typer.Argument(metavar="CODE|FILE", help="A deal code, or a save or layout file.", show_default=False)],
-    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Grade the same deal number under these rules (R23).", show_default=False)] = None,
+    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Grade the same deal number under these rules (R23).", show_default=False, autocompletion=complete_rules)] = None,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):

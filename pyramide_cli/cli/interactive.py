@@ -3,8 +3,15 @@
 Each line is its own batch (:func:`~pyramide_cli.storage.session.play_words`): locked, applied and saved
 at once, so nothing is lost if the session dies, and another process may play the same file in
 between (its moves show up at the next line).  Besides taps and moves a line may say ``hint``,
-``help`` (``?``), ``show`` or ``quit`` (``q``); ``s``, ``w`` and ``u`` stand for stock, waste and
-undo; blank lines and ``#`` comments are skipped.
+``help`` (``?``), ``show``, ``quit`` (``q``), and — a game that goes on — ``new`` (a new deal under
+the same rules; ``new hard`` for a level), ``restart`` (the same deal from its start) and
+``resign``; ``s``, ``w`` and ``u`` stand for stock, waste and undo; blank lines and ``#`` comments
+are skipped.
+
+``new`` and ``restart`` put the next game in the same file and keep the one that was there in the
+games folder (:mod:`pyramide_cli.storage.archive`): a finished game is counted in the statistics
+once and kept; a game in progress is resigned first (at a prompt, after asking); a deal without a
+single action is simply replaced.
 
 At a prompt a refusal is shown and play goes on; from a pipe the first refusal ends the session
 (exit 3) and an unreadable line ends it with exit 2, like the same words given as arguments.
@@ -19,21 +26,27 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..storage.files import LockTimeoutError
+from ..engine.errors import MoveSyntaxError, PyramideError, UnknownWordError
 from ..engine.game import Game
-from ..engine.errors import MoveSyntaxError, UnknownWordError
-from .render import Style, card_name, render_board
-from ..storage.session import PlayResult, Stopwatch, play_words, refusal_line
-from .common import echo, extras_of, print_steps, say_error
+from ..engine.position import Termination
+from ..storage.files import LockTimeoutError
+from ..storage.session import PlayResult, Stopwatch, count_hint, play_words, refusal_line
+from .common import counted, echo, extras_of, print_steps, say_error
+from .render import Style, card_name, format_duration, render_board
 
 if TYPE_CHECKING:
+    from ..engine.level import Level
+    from ..storage.archive import Replaced
+    from ..storage.save import SaveData
     from ..storage.stats import StatsDB
 
 QUIT_WORDS = ("quit", "q", "exit")
 HELP_WORDS = ("help", "?", "h")
 SHOW_WORDS = ("show", "board")
+GAME_WORDS = ("new", "restart")
+"""Session words of a game that goes on (``resign`` is a move: it works as an argument too)."""
 ALIASES = {"s": "stock", "w": "waste", "u": "undo"}
-SESSION_WORDS = (*QUIT_WORDS, *HELP_WORDS, *SHOW_WORDS, "hint")
+SESSION_WORDS = (*QUIT_WORDS, *HELP_WORDS, *SHOW_WORDS, "hint", *GAME_WORDS)
 PROMPT = "pyramide> "
 
 SESSION_HELP = """\
@@ -45,13 +58,18 @@ Tap a card by its name to select it; tap a second card to pair them (values addi
   waste (w)   tap the top waste card;  draw, recycle: the same as moves
   undo (u)    take back the last action (up to 100; the move counter does not go down)
   hint        a suggestion;  show  the board again;  help (?)  this text;  quit (q)  leave
-Every action is saved at once: quit any time and `pyramide play FILE` to go on."""
+  new         a new deal under the same rules (new easy, new hard … for a level)
+  restart     this deal again from its start;  resign  give this game up
+Every action is saved at once: quit any time and `pyramide play FILE` to go on.
+A game that ends is counted in your statistics (`pyramide stats`)."""
+
+OVER_HINT = "Type new for a new deal (new hard for a Hard one), restart to play this deal again, or quit."
 
 
 def unknown_word_message(word: str) -> str:
     """What a piped session says about a line it cannot read (it ends the session, exit 2)."""
     return (f"unknown word {word!r}: a line holds a card (7C), a pair (10C+3S), stock, waste, draw, recycle, "
-            "undo, hint, show, help or quit")
+            "undo, hint, show, help, new, restart, resign or quit")
 
 
 def hint_text(game: Game) -> str:
@@ -59,6 +77,65 @@ def hint_text(game: Game) -> str:
     from ..analysis.hint import hint_for
 
     return str(hint_for(game))
+
+
+def end_message(result: PlayResult) -> str:
+    """The line a person reads when a game has ended: how, the score, the moves and the time."""
+    data, game = result.data, result.game
+    figures = (f"score {game.score}, {counted(game.move_count, '{count} move', '{count} moves')}, "
+               f"time {format_duration(data.time_played)}")
+    if game.termination is Termination.CLEARED:
+        return f"You won: the pyramid is cleared ({figures})."
+    if game.termination is Termination.RESIGNED:
+        return f"You resigned this game ({figures})."
+    if game.termination is Termination.DEAD:
+        return f"Game over: no card can ever be removed again ({figures})."
+    return f"Game over: no more moves possible ({figures})."
+
+
+def next_save(game: Game, data: SaveData, restart: bool, level: Level | None, talking: bool) -> SaveData:
+    """The save of the next game: the same deal from its start (``restart``: same level and daily
+    date), or a new deal under the same rules — of ``level``, else of the last game's level (proven
+    winnable), else any deal."""
+    from ..storage.save import SaveData as SaveDataType
+
+    if restart:
+        return SaveDataType.new(game.deal, assist=data.assist, level=data.level, daily=data.daily)
+    wanted = level or data.level
+    if wanted is None:
+        import secrets
+
+        from ..engine.deal import MAX_DEAL_NUMBER, Deal
+
+        deal = Deal.from_number(secrets.randbelow(MAX_DEAL_NUMBER + 1), game.deal.rules)
+    else:
+        from .grade_commands import pick_deal
+
+        if talking:
+            echo(f"Looking for a {wanted.label} deal...")
+        deal, wanted, _ = pick_deal(wanted.value, None, False, None, game.deal.rules, False)
+    return SaveDataType.new(deal, assist=data.assist, level=wanted)
+
+
+def keep_and_replace(path: Path, new: SaveData, stats: StatsDB | Path | None, expected_text: str) -> Replaced:
+    """The next game into ``path``, the last one kept in the games folder (see :mod:`~pyramide_cli.storage.archive`)."""
+    from ..storage.archive import replace_game
+    from ..storage.places import games_folder
+
+    return replace_game(path, new, games_folder(), stats, expected_text)
+
+
+def replaced_lines(replaced: Replaced, new: SaveData, restart: bool) -> list[str]:
+    """What a person reads after ``new``, ``restart`` or ``play --new-if-finished``."""
+    if not replaced.replaced:
+        return ["The file was played by another process meanwhile: nothing was replaced."]
+    lines = [] if replaced.kept is None else [f"The last game is kept as {replaced.kept}."]
+    level = "" if new.level is None else f", level {new.level.value}"
+    if restart:
+        lines.append(f"The same deal again: {new.deal} (rules {new.rules}){level}.")
+    else:
+        lines.append(f"A new deal: {new.deal} (rules {new.rules}){level}.")
+    return lines
 
 
 def _lines(stream: IO[str], interactive: bool) -> Any:
@@ -78,6 +155,219 @@ def _lines(stream: IO[str], interactive: bool) -> Any:
             return
 
 
+class Session:
+    """One session on one save file: the lines it reads and what it prints (see the module docstring)."""
+
+    def __init__(self, path: Path, interactive: bool, assist: bool | None, style: Style, json_output: bool,
+                 quiet: bool, stats: StatsDB | Path | None) -> None:
+        self.path, self.interactive, self.assist, self.style = path, interactive, assist, style
+        self.json_output, self.quiet, self.stats = json_output, quiet, stats
+        self.results: list[PlayResult] = []
+        self.hints: list[str] = []
+        self.warnings: list[str] = []
+        self.kept: list[str] = []
+        self.stopwatch = Stopwatch()
+        self.last = self.played(play_words(path, [], assist, stats=stats))
+
+    # -- output ---------------------------------------------------------------------------------
+    @property
+    def talking(self) -> bool:
+        """Whether to print what happens: at a prompt always, from a pipe unless --quiet or --json."""
+        return not self.json_output and (self.interactive or not self.quiet)
+
+    def show(self) -> None:
+        echo(render_board(self.last.game, self.style, extras_of(self.last.data)))
+
+    def warn(self, warnings: list[str]) -> None:
+        self.warnings.extend(warnings)
+        if not self.json_output:
+            for warning in warnings:
+                say_error(warning)
+
+    def played(self, result: PlayResult) -> PlayResult:
+        self.warn(result.warnings)
+        return result
+
+    def ask(self, question: str) -> bool:
+        """A yes/no question at a prompt (no by default); a pipe never asks: its lines mean yes."""
+        if not self.interactive:
+            return True
+        try:
+            return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+        except EOFError:
+            return False
+
+    # -- the loop -------------------------------------------------------------------------------
+    def run(self, stream: IO[str]) -> None:
+        if self.interactive:
+            self.show()
+            echo("Type help for the commands, quit to leave.")
+            if self.over:
+                echo(OVER_HINT)
+        try:
+            for line in _lines(stream, self.interactive):
+                if not self.handle(line):
+                    break
+        except KeyboardInterrupt:
+            sys.stdout.write("\n")
+        self.last = self.played(play_words(self.path, [], self.assist, self.stopwatch.lap(), stats=self.stats))
+        if self.interactive and not self.quiet:
+            echo(f"Saved to {self.path}.")
+
+    @property
+    def over(self) -> bool:
+        return self.last.game.is_over
+
+    def handle(self, line: str) -> bool:
+        """Do one line; False when the session ends."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return True
+        word = ALIASES.get(text.lower(), text)
+        first, _, rest = word.lower().partition(" ")
+        if word.lower() in QUIT_WORDS:
+            return False
+        if word.lower() in HELP_WORDS:
+            if not self.json_output:
+                echo(SESSION_HELP)
+            return True
+        if word.lower() in SHOW_WORDS:
+            if not self.json_output:
+                self.show()
+            return True
+        if word.lower() == "hint":
+            self.hint()
+            return True
+        if first in ("new", "restart") and (first == "new" or not rest):
+            return self.next_game(first, rest.strip())
+        if word.lower() == "resign":
+            word = "resign"
+        return self.play(word)
+
+    def hint(self) -> None:
+        """A hint for the game as it stands; counted in the save (``hints``) for the statistics."""
+        hint = hint_text(self.last.game)
+        count_hint(self.path, self.stopwatch.lap())
+        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats))
+        self.hints.append(hint)
+        if not self.json_output:
+            echo(f"hint: {hint}")
+
+    def play(self, word: str) -> bool:
+        try:
+            result = self.played(play_words(self.path, [word], self.assist, self.stopwatch.lap(),
+                                            expected_text=self.last.text, stats=self.stats))
+        except UnknownWordError as error:
+            if not self.interactive:
+                raise MoveSyntaxError(unknown_word_message(error.word)) from None
+            say_error(f"unknown word {error.word!r}: type help to see the cards, moves and commands you can use")
+            return True
+        except (MoveSyntaxError, LockTimeoutError) as error:
+            if not self.interactive:
+                raise
+            say_error(str(error))
+            return True
+        self.last = result
+        if self.talking:
+            if result.changed_elsewhere and self.interactive:
+                echo("(the file was played by another process meanwhile; its moves are included)")
+            print_steps(result, self.style)
+        if result.ended and self.talking:
+            echo(end_message(result))
+        if self.interactive:
+            self.show()
+            if result.refused is not None:
+                echo(refusal_line(result.refused, lambda card: card_name(card, self.style)))
+            elif result.ended:
+                echo(OVER_HINT)
+            return True
+        self.results.append(result)
+        return result.refused is None
+
+    # -- a game that goes on --------------------------------------------------------------------
+    def next_game(self, word: str, level_text: str) -> bool:
+        """``new [LEVEL]`` or ``restart``: the next game takes the file, the old one is kept."""
+        from ..engine.level import Level
+
+        level: Level | None = None
+        if level_text:
+            try:
+                level = Level(level_text.lower())
+            except ValueError:
+                message = (f"new {level_text!r}: a level is easy, medium, hard or expert "
+                           "(or `new` alone for any deal under the same rules)")
+                if not self.interactive:
+                    raise MoveSyntaxError(message) from None
+                say_error(message)
+                return True
+        if self.last.data.history and not self.last.game.is_over:
+            if not self.ask("The game in progress ends as resigned and is kept. Go on?"):
+                return True
+            if not self.resigned():
+                return True
+        try:
+            new = next_save(self.last.game, self.last.data, word == "restart", level, self.talking)
+        except PyramideError as error:  # a level search that found nothing
+            if not self.interactive:
+                raise
+            say_error(str(error))
+            return True
+        replaced = keep_and_replace(self.path, new, self.stats, self.last.text)
+        if replaced.warning is not None:
+            self.warn([replaced.warning])
+        if replaced.kept is not None:
+            self.kept.append(str(replaced.kept))
+        self.stopwatch.lap()  # the new game's clock starts now
+        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats))
+        if self.talking:
+            for line in replaced_lines(replaced, new, word == "restart"):
+                echo(line)
+            if self.interactive:
+                self.show()
+        return True
+
+    def resigned(self) -> bool:
+        """Resign the game in progress (it is then counted as resigned); False when it could not be."""
+        try:
+            result = self.played(play_words(self.path, ["resign"], self.assist, self.stopwatch.lap(),
+                                            stats=self.stats))
+        except (MoveSyntaxError, LockTimeoutError) as error:
+            if not self.interactive:
+                raise
+            say_error(str(error))
+            return False
+        self.last = result
+        if result.refused is not None:
+            say_error(refusal_line(result.refused))
+            return False
+        return True
+
+    def extra(self) -> dict[str, Any]:
+        """The session's own fields for the JSON document."""
+        extra: dict[str, Any] = {"hints": self.hints} if self.hints else {}
+        if self.kept:
+            extra["kept"] = self.kept
+        if self.warnings:
+            extra["warnings"] = self.warnings
+        return extra
+
+
+def start_next_if_over(path: Path, stats: StatsDB | Path | None, talking: bool) -> Replaced | None:
+    """``play --new-if-finished``: when the save holds a finished game, keep it (counted once) and
+    deal the next one into the file (same rules and level); ``None`` when the game is not over."""
+    from ..storage.save import load_game
+
+    saved = load_game(path)
+    if not saved.game.is_over:
+        return None
+    new = next_save(saved.game, saved.data, False, None, talking)
+    replaced = keep_and_replace(path, new, stats, saved.text)
+    if talking:
+        for line in replaced_lines(replaced, new, restart=False):
+            echo(line)
+    return replaced
+
+
 def run_session(
     path: Path, stream: IO[str], interactive: bool, assist: bool | None, style: Style,
     json_output: bool, quiet: bool, stats: StatsDB | Path | None = None,
@@ -85,85 +375,10 @@ def run_session(
     """Play lines from ``stream`` (or the prompt) on the save at ``path``.
 
     Returns the batches played (for the final report), the last one (its game is the game now)
-    and extra fields for the JSON document (the hints given, warnings).  Warnings (a game the
-    statistics could not count) are printed as they come, or only returned with ``json_output``.
+    and extra fields for the JSON document (the hints given, the games kept, warnings).  Warnings
+    (a game the statistics could not count) are printed as they come, or only returned with
+    ``json_output``.
     """
-    warnings: list[str] = []
-
-    def played(result: PlayResult) -> PlayResult:
-        warnings.extend(result.warnings)
-        if not json_output:
-            for warning in result.warnings:
-                say_error(warning)
-        return result
-
-    last = played(play_words(path, [], assist, stats=stats))
-    results: list[PlayResult] = []
-    hints: list[str] = []
-    stopwatch = Stopwatch()
-    name = (lambda card: card_name(card, style))
-
-    def show() -> None:
-        echo(render_board(last.game, style, extras_of(last.data)))
-
-    if interactive:
-        show()
-        echo("Type help for the commands, quit to leave.")
-    try:
-        for line in _lines(stream, interactive):
-            text = line.strip()
-            word = ALIASES.get(text.lower(), text)
-            lowered = word.lower()
-            if not text or text.startswith("#"):
-                continue
-            if lowered in QUIT_WORDS:
-                break
-            if lowered in HELP_WORDS:
-                if not json_output:
-                    echo(SESSION_HELP)
-                continue
-            if lowered in SHOW_WORDS:
-                if not json_output:
-                    show()
-                continue
-            if lowered == "hint":
-                hint = hint_text(last.game)
-                hints.append(hint)
-                if not json_output:
-                    echo(f"hint: {hint}")
-                continue
-            try:
-                result = played(play_words(path, [word], assist, stopwatch.lap(), expected_text=last.text,
-                                           stats=stats))
-            except UnknownWordError as error:
-                if not interactive:
-                    raise MoveSyntaxError(unknown_word_message(error.word)) from None
-                say_error(f"unknown word {error.word!r}: type help to see the cards, moves and commands you can use")
-                continue
-            except (MoveSyntaxError, LockTimeoutError) as error:
-                if not interactive:
-                    raise
-                say_error(str(error))
-                continue
-            last = result
-            if not json_output and (interactive or not quiet):
-                if result.changed_elsewhere and interactive:
-                    echo("(the file was played by another process meanwhile; its moves are included)")
-                print_steps(result, style)
-            if interactive:
-                show()
-                if result.refused is not None:
-                    echo(refusal_line(result.refused, name))
-                continue
-            results.append(result)
-            if result.refused is not None:
-                break
-    except KeyboardInterrupt:
-        sys.stdout.write("\n")
-    last = played(play_words(path, [], assist, stopwatch.lap(), stats=stats))
-    if interactive and not quiet:
-        echo(f"Saved to {path}.")
-    extra: dict[str, Any] = {"hints": hints} if hints else {}
-    if warnings:
-        extra["warnings"] = warnings
-    return results, last, extra
+    session = Session(path, interactive, assist, style, json_output, quiet, stats)
+    session.run(stream)
+    return session.results, session.last, session.extra()

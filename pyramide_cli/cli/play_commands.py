@@ -10,6 +10,7 @@ import typer
 
 from ..storage.session import PlayResult, Step, play_words, refusal_line
 from .app import app
+from .completion import complete_play
 from .common import (
     AsciiOption, DbOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of,
     print_steps, reporting, say_error, stats_db, usage_error,
@@ -39,10 +40,18 @@ Examples:
 
 A game that ends here (won, lost, or resigned) is counted in the statistics (`pyramide stats`),
 once; --no-record leaves it out.  A statistics database that cannot take it gives a warning line
-and changes nothing else.
+and changes nothing else.  A session also takes `new` (a new deal, same rules; `new hard` for a
+level), `restart` (this deal again) and `resign`: the last game is kept in the games folder of
+the data folder (never deleted) and the next one takes FILE.  --new-if-finished does the same
+before playing when FILE holds a finished game (`make play` uses it).
 
 Exit: 0 ok, 2 unreadable tap or move, 3 refused, 4 bad save file, 5 missing file or lock timeout.
 """
+
+
+NO_RECORD_HELP = "Do not count a game that ends here in the statistics."
+NEW_IF_FINISHED_HELP = ("When FILE holds a finished game: keep it in the games folder (counted in the statistics) "
+                        "and deal a new game into FILE first (same rules and level).")
 
 
 def step_document(step: Step) -> dict[str, Any]:
@@ -87,11 +96,14 @@ def play_document(path: Path, results: list[PlayResult], last: PlayResult | None
 @app.command(help=PLAY_HELP, short_help="Play taps and moves: arguments, stdin or an interactive prompt.", no_args_is_help=True)
 def play(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The save file (made by `pyramide deal`).", show_default=False)],
-    taps: Annotated[Optional[list[str]], typer.Argument(metavar="TAP_OR_MOVE", help="Taps or moves, applied in order.", show_default=False)] = None,
+    taps: Annotated[Optional[list[str]], typer.Argument(
+        metavar="TAP_OR_MOVE", help="Taps or moves, applied in order.", show_default=False,
+        autocompletion=complete_play)] = None,
     assist: Annotated[Optional[bool], typer.Option("--assist/--no-assist", help="Error help (R15) for this command; default: the file's setting (on unless dealt with --no-assist).", show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success (messages of refusals still go to stderr).")] = False,
     db: DbOption = None,
-    no_record: Annotated[bool, typer.Option("--no-record", help="Do not count a game that ends here in the statistics.")] = False,
+    no_record: Annotated[bool, typer.Option("--no-record", help=NO_RECORD_HELP)] = False,
+    new_if_finished: Annotated[bool, typer.Option("--new-if-finished", help=NEW_IF_FINISHED_HELP)] = False,
     json_output: JsonOption = False,
     ascii: AsciiOption = False,
     french: FrenchOption = False,
@@ -100,6 +112,18 @@ def play(
     style = board_style(ascii, french)
     with reporting(json_output):
         stats = None if no_record else stats_db(db)
+        kept: dict[str, Any] = {}
+        if new_if_finished:
+            from .interactive import start_next_if_over
+
+            replaced = start_next_if_over(path, stats, talking=not (json_output or quiet))
+            if replaced is not None:
+                if replaced.kept is not None:
+                    kept["kept"] = [str(replaced.kept)]
+                if replaced.warning is not None:
+                    kept["warnings"] = [replaced.warning]
+                    if not json_output:
+                        say_error(replaced.warning)
         if taps:
             from .interactive import SESSION_WORDS
 
@@ -113,14 +137,17 @@ def play(
             if not json_output:
                 for warning in result.warnings:
                     say_error(warning)
-            finish(path, [result], result, style, json_output, quiet,
-                   **({"warnings": result.warnings} if result.warnings else {}))
+            warnings = kept.pop("warnings", []) + result.warnings
+            finish(path, [result], result, style, json_output, quiet, **kept,
+                   **({"warnings": warnings} if warnings else {}))
             return
         from .interactive import run_session
 
         interactive = sys.stdin.isatty() and not json_output
         results, last, extra = run_session(path, sys.stdin, interactive, assist, style, json_output, quiet,
                                            stats=stats)
+        for key, values in kept.items():
+            extra[key] = values + extra.get(key, [])
         finish(path, results, last, style, json_output, quiet or interactive, **extra)
 
 

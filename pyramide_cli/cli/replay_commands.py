@@ -12,6 +12,7 @@ from ..engine.position import Outcome, Termination
 from ..storage.save import Replay, SaveData, read_save, replay as replay_save
 from .render import Style, game_state, render_board
 from .app import app
+from .completion import complete_expect
 from .common import (
     AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, counted, reporting,
     say_error, usage_error,
@@ -113,7 +114,7 @@ def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, A
 @app.command(help=REPLAY_HELP, short_help="Replay a save from its deal code; check score, moves and status.", no_args_is_help=True)
 def replay(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The save file to check.", show_default=False)],
-    expect: Annotated[Optional[str], typer.Option("--expect", metavar="STATUS", help="Fail (exit 1) unless the replayed game has this status (won, lost, playing) or termination (cleared, no-moves, dead, resigned).", show_default=False)] = None,
+    expect: Annotated[Optional[str], typer.Option("--expect", metavar="STATUS", help="Fail (exit 1) unless the replayed game has this status (won, lost, playing) or termination (cleared, no-moves, dead, resigned).", show_default=False, autocompletion=complete_expect)] = None,
     expect_score: Annotated[Optional[int], typer.Option("--expect-score", metavar="N", help="Fail (exit 1) unless the replayed score is N.", show_default=False)] = None,
     step: Annotated[bool, typer.Option("--step", help="Print every position of the replay.")] = False,
     upto: Annotated[Optional[int], typer.Option("--upto", metavar="N", help="Show the position after the first N actions.", show_default=False)] = None,

@@ -13,6 +13,7 @@ import typer
 
 from ..storage.files import SaveLock
 from .app import app
+from .completion import complete_rules
 from .common import CommandError, JsonOption, counted, echo, emit_json, reporting, usage_error
 from .exit_codes import ExitStatus
 
@@ -182,7 +183,7 @@ def hint(
 @app.command(help=SURVEY_HELP, short_help="Solve a range of deals: winnable share with a 95 % interval, timings.")
 def survey(
     deals: Annotated[str, typer.Option("--deals", metavar="A-B", help="Deal numbers, both ends included, e.g. 0-999.")],
-    rules: Annotated[str, typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict.")] = "N",
+    rules: Annotated[str, typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict.", autocompletion=complete_rules)] = "N",
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Worker processes.")] = 1,
     csv_file: Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="Also write one row per deal to FILE.", show_default=False)] = None,
     optimal: Annotated[bool, typer.Option("--optimal", help="Solve each winnable deal for the fewest actions.")] = False,

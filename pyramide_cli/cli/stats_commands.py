@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from .app import app
+from .completion import complete_level, complete_rules
 from .common import CommandError, DbOption, JsonOption, counted, echo, emit_json, reporting, stats_db, usage_error
 from .exit_codes import ExitStatus
 
@@ -47,10 +48,16 @@ CHART_WIDTH = 30
 
 @app.command(help=STATS_HELP, short_help="Your statistics: played, won, streaks, best times, last games.")
 def stats(
-    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Only games under these rules (N, T, T+strict …).", show_default=False)] = None,
-    level: Annotated[Optional[str], typer.Option("--level", "-l", metavar="LEVEL", help="Only games dealt for this level: easy, medium, hard or expert.", show_default=False)] = None,
+    rules: Annotated[Optional[str], typer.Option(
+        "--rules", "-r", metavar="RULES", help="Only games under these rules (N, T, T+strict …).",
+        show_default=False, autocompletion=complete_rules)] = None,
+    level: Annotated[Optional[str], typer.Option(
+        "--level", "-l", metavar="LEVEL", help="Only games dealt for this level: easy, medium, hard or expert.",
+        show_default=False, autocompletion=complete_level)] = None,
     last: Annotated[int, typer.Option("--last", metavar="N", help="How many of the last games to list.")] = 10,
-    csv_file: Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="Also write every game (after the filters) to FILE, one row each.", show_default=False)] = None,
+    csv_file: Annotated[Optional[str], typer.Option(
+        "--csv", metavar="FILE", help="Also write every game (after the filters) to FILE, one row each.",
+        show_default=False)] = None,
     reset: Annotated[bool, typer.Option("--reset", help="Delete every recorded game (asks first).")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="With --reset: do not ask.")] = False,
     db: DbOption = None,
@@ -182,7 +189,8 @@ def stats_text(summary: Summary, rules: str | None, level: str | None, last: int
     if summary.daily_done:
         lines.append(counted(summary.daily_done, "Daily deals: {count} done", "Daily deals: {count} done")
                      + f", {summary.daily_won} won")
-    lines += ["", f"{'rules':<12} {'level':<7} {'played':>6} {'won':>5} {'win %':>7} {'best time':>10} {'fewest moves':>13}"]
+    lines += ["", f"{'rules':<12} {'level':<7} {'played':>6} {'won':>5} {'win %':>7} {'best time':>10} "
+                  f"{'fewest moves':>13}"]
     for group in summary.groups:
         best = "-" if group.best_time is None else format_duration(group.best_time)
         fewest = "-" if group.fewest_moves is None else str(group.fewest_moves)

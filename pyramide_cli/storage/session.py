@@ -120,7 +120,8 @@ def play_words(
         game = saved.game
         if assist is not None:
             game.assist = assist
-        if game.is_over:
+        was_over = game.is_over
+        if was_over:
             time_added = 0.0
         steps: list[Step] = []
         refused = None
@@ -135,7 +136,7 @@ def play_words(
         data = saved.updated(game, time_added)
         written = data != saved.data
         text = write_save(path, data) if written else saved.text
-        ended = saved.data.status is Outcome.PLAYING and data.status is not Outcome.PLAYING
+        ended = not was_over and game.is_over
         warnings = []
         if ended and stats is not None:
             from .stats import GameRecord, StatsDB, record_game
@@ -146,6 +147,23 @@ def play_words(
                 warnings.append(warning)
     changed_elsewhere = expected_text is not None and saved.text != expected_text
     return PlayResult(steps, refused, game, data, written, text, changed_elsewhere, ended, warnings)
+
+
+def count_hint(path: Path | str, time_added: float = 0.0) -> SaveData:
+    """Add one to the save's ``hints`` (a hint the play prompt gave), under the save's lock.
+
+    A finished game counts no hint (there is none to give).  The statistics record the count when
+    the game ends; ``pyramide hint FILE`` never changes the save, so its hints are not counted.
+    """
+    from dataclasses import replace
+
+    with SaveLock(path):
+        saved = load_game(path)
+        if saved.game.is_over:
+            return saved.data
+        data = replace(saved.updated(saved.game, time_added), hints=saved.data.hints + 1)
+        write_save(path, data)
+        return data
 
 
 class Stopwatch:

@@ -7,11 +7,12 @@ Where: ``stats.sqlite3`` in the user's data folder — ``$PYRAMIDE_HOME`` when s
 ``pyramide play --db FILE`` and ``pyramide stats --db FILE`` name another file.
 
 When: :func:`pyramide_cli.storage.session.play_words` records a game in the batch that ends it
-(won, lost, dead or resigned), after the save is written, while it still holds the save's lock.
-Every record carries a key made from the deal, the history and the time played, and a key is
-stored at most once, so a game is counted once however often its end is seen (a finished save
-kept by ``play``, a format-1 save ending when it is read under the current rules).  Two games
-with the very same moves and time (a script playing one line twice) therefore count once.
+(won, lost, dead or resigned), after the save is written, while it still holds the save's lock —
+a game ends once, so it is recorded once there.  Every record also carries a key made from the
+deal, the history and the time played: when a finished save is kept
+(:mod:`pyramide_cli.storage.archive`), its game is recorded only if no record has that key, which
+catches a game whose end was never recorded (the database was damaged then, or a format-1 save
+ended only under the current rules).
 
 Safety: the database is only ever a side record.  Recording never raises: a database that is
 damaged, written by a newer pyramide, locked for too long or unwritable gives one warning line
@@ -54,7 +55,7 @@ COLUMNS = ("finished_at", "deal", "rules", "level", "daily", "result", "terminat
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id          INTEGER PRIMARY KEY,
-    key         TEXT NOT NULL UNIQUE,   -- deal, history and time played, hashed: one row per game
+    key         TEXT NOT NULL,          -- deal, history and time played, hashed (the same game, the same key)
     finished_at TEXT NOT NULL,          -- UTC, ISO 8601 (2026-11-30T21:14:05Z)
     deal        TEXT NOT NULL,          -- the deal code
     rules       TEXT NOT NULL,          -- the rules in words (T+strict)
@@ -70,6 +71,7 @@ CREATE TABLE IF NOT EXISTS games (
     source      TEXT NOT NULL           -- play, or what recorded it (tournament, serve …)
 );
 CREATE INDEX IF NOT EXISTS games_by_time ON games (finished_at, id);
+CREATE INDEX IF NOT EXISTS games_by_key ON games (key);
 """
 
 
@@ -88,7 +90,7 @@ class StatsError(PyramideError):
 
 # -- what ----------------------------------------------------------------------------------------
 def now_utc() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True)
@@ -115,8 +117,8 @@ class GameRecord:
                 finished_at: str | None = None, key: str | None = None) -> GameRecord:
         """The record of a finished ``game``; ``data`` (its save) adds the level, daily date, time and hints.
 
-        ``key`` defaults to a hash of the deal, the history and the time played (one row per game);
-        a caller playing the same line many times on purpose (a tournament) passes its own.
+        ``key`` defaults to a hash of the deal, the history and the time played (the same game gives
+        the same key); a caller may pass its own.
         """
         history = [str(move) for move in game.history]
         time_played = 0.0 if data is None else round(float(data.time_played), 1)
@@ -128,7 +130,7 @@ class GameRecord:
         return cls(
             key=key, deal=game.deal.code, rules=game.deal.rules.name, result=game.outcome.value,
             termination=termination_of(game), score=game.score, moves=game.move_count, time_played=time_played,
-            hints=0 if data is None else int(getattr(data, "hints", 0) or 0),
+            hints=0 if data is None else data.hints,
             undos=sum(1 for move in game.history if move.kind is MoveKind.UNDO),
             level=None if data is None or data.level is None else Level(data.level).value,
             daily=None if data is None else data.daily,
@@ -143,10 +145,10 @@ class GameRecord:
 
 def termination_of(game: Game) -> str:
     """Why a finished game ended: ``cleared`` (won), ``no-moves`` (R17), ``dead`` or ``resigned``."""
-    termination = getattr(game, "termination", None)
-    if termination is not None:
-        return str(getattr(termination, "value", termination))
-    return "cleared" if game.outcome.value == "won" else "no-moves"
+    termination = game.termination
+    if termination is None:
+        raise ValueError(f"the game of {game.deal.code} has not ended: there is nothing to record")
+    return termination.value
 
 
 # -- the database --------------------------------------------------------------------------------
@@ -218,8 +220,9 @@ class StatsDB:
             connection.execute("ROLLBACK")
             raise
 
-    def record(self, record: GameRecord) -> bool:
-        """Store ``record`` unless its key is already there; True when it was new.  Raises :class:`StatsError`."""
+    def record(self, record: GameRecord, if_new: bool = False) -> bool:
+        """Store ``record``; with ``if_new``, only when no record has its key.  True when it was stored.
+        Raises :class:`StatsError`."""
         import sqlite3
 
         connection = self._connect(create=True)
@@ -227,9 +230,10 @@ class StatsDB:
         try:
             names = ("key", *COLUMNS)
             values = asdict(record)
+            condition = " WHERE NOT EXISTS (SELECT 1 FROM games WHERE key = ?)" if if_new else ""
             cursor = connection.execute(
-                f"INSERT OR IGNORE INTO games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-                [values[name] for name in names])
+                f"INSERT INTO games ({', '.join(names)}) SELECT {', '.join('?' * len(names))}{condition}",
+                [values[name] for name in names] + ([record.key] if if_new else []))
             return cursor.rowcount == 1
         except sqlite3.Error as error:
             raise self._describe(error) from None
@@ -292,10 +296,11 @@ def _closed(connection: Any) -> None:
         connection.close()
 
 
-def record_game(db: StatsDB, record: GameRecord) -> str | None:
-    """Record a finished game; never raises.  Returns a warning line when the record was skipped."""
+def record_game(db: StatsDB, record: GameRecord, if_new: bool = False) -> str | None:
+    """Record a finished game (see :meth:`StatsDB.record`); never raises.  Returns a warning line when
+    the record could not be made."""
     try:
-        db.record(record)
+        db.record(record, if_new)
     except StatsError as error:
         return f"warning: this game was not counted in the statistics: {error}"
     return None
