@@ -24,10 +24,11 @@ from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import SolveLimits, solve
 from pyramide_cli.solver.budget import Budget
-from pyramide_cli.solver import optimal
-from pyramide_cli.solver.optimal import _FirstPass, _Heuristic, _PassCheck, settle_kings
+from pyramide_cli.solver import passes as pass_questions
+from pyramide_cli.solver.bounds import Heuristic
+from pyramide_cli.solver.passes import FirstPass, PassCheck
 from pyramide_cli.solver.relaxation import Relaxation
-from pyramide_cli.solver.tables import DealTables
+from pyramide_cli.solver.tables import DealTables, settle_kings
 from reference_search import small_position
 from test_solver import RULE_SETS, replays_to_win
 
@@ -129,13 +130,13 @@ def pairing_position(rules: Rules, seed: int, slots: int, extra: int, kings: int
     return Position(deal, pyramid, talon, drawn, recycles, removed)
 
 
-def bounds_for(start: Position) -> tuple[DealTables, _Heuristic, _PassCheck]:
+def bounds_for(start: Position) -> tuple[DealTables, Heuristic, PassCheck]:
     """The deal tables, the heuristic and the pass check an A* search from ``start`` would use."""
     tables = DealTables(start.deal)
     budget = Budget(UNLIMITED)
     relaxation = Relaxation(tables, budget)
-    heuristic = _Heuristic(tables, relaxation)
-    passes = _PassCheck(tables, relaxation, budget, heuristic)
+    heuristic = Heuristic(tables, relaxation)
+    passes = PassCheck(tables, relaxation, budget, heuristic)
     rules = start.rules
     if rules.draw_count == 1 and not (rules.stock_top or rules.waste_pair or rules.strict) and rules.recycle_limit is not None:
         heuristic.final_pass = passes.first_winning_pass(  # F1, as shortest_line() sets it
@@ -239,23 +240,23 @@ def test_first_winning_pass_raises_the_bound_when_the_start_needs_recycles() -> 
     assert raised > 0
 
 
-def first_pass_of(start: Position) -> _FirstPass:
+def first_pass_of(start: Position) -> FirstPass:
     """The F2 enumeration shortest_line() would run from ``start``, explored."""
     tables, heuristic, _ = bounds_for(start)
     pyramid, _ = settle_kings(tables, start.pyramid)
-    first_pass = _FirstPass(tables, heuristic.removals, (pyramid, start.talon, start.drawn, start.recycles,
+    first_pass = FirstPass(tables, heuristic.removals, (pyramid, start.talon, start.drawn, start.recycles,
                                                           tables.counts(start.talon)),
                             (start.talon & ((1 << start.drawn) - 1), start.recycles))
     first_pass.won = first_pass.explore(Budget(UNLIMITED))
     return first_pass
 
 
-@pytest.mark.parametrize("states", [optimal.FIRST_PASS_STATES_F2, 3])
+@pytest.mark.parametrize("states", [pass_questions.FIRST_PASS_STATES_F2, 3])
 def test_optimal_from_the_next_pass_starts_equals_the_breadth_first_shortest(states: int, monkeypatch) -> None:
     """F2: starting the A* from every position the next pass can start from loses no shorter line,
     and the enumeration finds a win in the start's pass exactly when one exists; with a tiny cap
     it gives up and the plain A* gives the same length."""
-    monkeypatch.setattr(optimal, "FIRST_PASS_STATES_F2", states)
+    monkeypatch.setattr(pass_questions, "FIRST_PASS_STATES_F2", states)
     rules = Rules.preset("T")
     from_sources = 0
     for seed in range(60):

@@ -171,3 +171,16 @@ def _uncovered_by(pyramid: int, removed: int) -> int:
                 count += 1
         rest ^= low
     return count
+
+
+def settle_kings(tables: DealTables, pyramid: int) -> tuple[int, list[int]]:
+    """Remove the free pyramid kings, and the kings they free, one at a time (K1): the pyramid
+    left and the king bits in the order removed."""
+    kings = []
+    while True:
+        free_kings = tables.shape(pyramid).kings
+        if not free_kings:
+            return pyramid, kings
+        low = free_kings & -free_kings
+        kings.append(low)
+        pyramid ^= low

@@ -132,7 +132,8 @@ class TalonSearch:
         by_need = shape.by_need
         values = self.tables.talon_values
         units = self.tables.talon_units
-        for cards, _, pass_talon, passes in self.talon_rules.plain_passes(talon, drawn, recycles, self.drop, self.limit):
+        walk = self.talon_rules.plain_passes(talon, drawn, recycles, self.drop, self.limit)
+        for cards, _, pass_talon, passes in walk:
             rest = wanted & cards
             while rest:
                 low = rest & -rest
@@ -152,7 +153,8 @@ class TalonSearch:
         out = [((mask, 0), pyramid & ~mask, talon, drawn, recycles, counts) for mask in shape.pairs]
         by_need = shape.by_need
         units = tables.talon_units
-        for _, bits, value, after, after_drawn, passes in self.talon_cards.events(talon, drawn, recycles, self.drop, self.limit):
+        walk = self.talon_cards.events(talon, drawn, recycles, self.drop, self.limit)
+        for _, bits, value, after, after_drawn, passes in walk:
             if value:
                 slots = by_need.get(value)
                 if slots:

@@ -1,0 +1,224 @@
+"""Admissible lower bounds on the actions left, for the ``--optimal`` A* (docs/solver.md, ``--optimal``).
+
+Every bound here is at most the true number of actions (draws and recycles count) from a position
+to a win, so the A* that uses their maximum pops the shortest line first.  The dig (W3) is in
+:mod:`.dig`; the questions asked of the exact search (R2, F1) are in :mod:`.passes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .dig import Dig
+from .relaxation import Relaxation
+from .tables import DealTables
+
+
+class Heuristic:
+    """Admissible lower bounds on the actions left (docs/solver.md, ``--optimal``)."""
+
+    def __init__(self, tables: DealTables, relaxation: Relaxation) -> None:
+        rules = tables.rules
+        self.tables = tables
+        self.relaxation = relaxation
+        self.strict = rules.strict
+        self.walk_bound = rules.plain_talon
+        self.use_relaxed = not rules.talon_pairs
+        self.draw_count = rules.draw_count
+        self.limit = rules.recycle_limit
+        self._value_talon = tuple(tables.value_talon(value) for value in range(14))
+        self._pyramid: dict[int, PyramidBounds] = {}
+        self.dig = Dig(tables)
+        self.final_pass = 0
+        """F1: no line from the search's start wins before this pass (set by :func:`shortest_line`)."""
+
+    def pyramid_bounds(self, pyramid: int) -> PyramidBounds:
+        """What the bounds need from a pyramid shape alone (built once per shape)."""
+        cached = self._pyramid.get(pyramid)
+        if cached is None:
+            cached = self._pyramid[pyramid] = self._build_pyramid_bounds(pyramid)
+        return cached
+
+    def _build_pyramid_bounds(self, pyramid: int) -> PyramidBounds:
+        tables = self.tables
+        counts = [0] * 14
+        alone = [0] * 14  # cards with no pyramid partner left, by the talon value they need
+        values = tables.pyramid_values
+        rest = pyramid
+        while rest:
+            low = rest & -rest
+            slot = low.bit_length() - 1
+            value = values[slot]
+            counts[value] += 1
+            if value != 13 and not pyramid & tables.partner_slots[slot]:
+                alone[13 - value] += 1
+            rest ^= low
+        removals = counts[13] + sum(max(counts[v], counts[13 - v]) for v in range(1, 7))
+        needed = tuple(
+            (self._value_talon[value], max(alone[value], counts[13 - value] - counts[value]))
+            for value in range(1, 13) if max(alone[value], counts[13 - value] - counts[value]) > 0
+        )
+        shape = tables.shape(pyramid)
+        partners = tuple(counts[13 - value] for value in range(13))
+        return PyramidBounds(removals, needed, shape.need, shape.dead_talon, not shape.kings,
+                              pyramid.bit_count() - counts[13], counts[13], partners)
+
+    def removals(self, pyramid: int, counts: int) -> int | None:
+        """A lower bound on the removals left (``None``: the pyramid cannot be cleared)."""
+        bounds = self.pyramid_bounds(pyramid)
+        if not self.use_relaxed:
+            return bounds.removals
+        relaxed = self._least_cost(pyramid, counts, 0, bounds)
+        return None if relaxed is None else max(bounds.removals, relaxed)
+
+    def _least_cost(self, pyramid: int, counts: int, talon_cost: int, bounds: PyramidBounds) -> int | None:
+        if bounds.settled:  # the relaxation's own memo, looked up without a call
+            cached = self.relaxation.costs.get((pyramid | (counts & bounds.need) << 28) << 1 | talon_cost, MISSING)
+            if cached is not MISSING:
+                return cached
+        return self.relaxation.least_cost(pyramid, counts, talon_cost)
+
+    def estimate(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> int | None:
+        """A lower bound on the actions left, or ``None`` when the talon cannot serve the pyramid."""
+        if self.strict:
+            return self._strict_estimate(pyramid, talon, drawn)
+        bounds = self.pyramid_bounds(pyramid)
+        removals = bounds.removals
+        floor = 0
+        if self.use_relaxed:
+            relaxed = self._least_cost(pyramid, counts, 0, bounds)
+            if relaxed is None:
+                return None
+            if relaxed > removals:
+                removals = relaxed
+        if not self.walk_bound:
+            return removals
+        reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)
+        if recycles < self.final_pass:
+            floor = self._passes_floor(bounds, removals, talon, drawn, recycles, reachable)
+        if self.use_relaxed:
+            # every talon card used is drawn, unless it comes back from the waste in this pass
+            floor = max(floor, self._least_cost(pyramid, counts, 1, bounds) - reachable.bit_count())
+        if not bounds.needed:
+            return max(removals, floor)
+        walked = self._walk(bounds, reachable, talon, drawn, recycles)
+        return None if walked is None else max(removals + walked, floor)
+
+    def _passes_floor(self, bounds: PyramidBounds, removals: int, talon: int, drawn: int, recycles: int,
+                      reachable: int) -> int:
+        """F1: the actions left when the line must still recycle into pass :attr:`final_pass`.
+
+        It draws the rest of this stock, recycles ``final_pass - recycles`` times, draws every card
+        still in the talon in each pass between, and a shortest line draws at least once in its last
+        pass (after a recycle the waste is empty: without a draw that pass removes only pyramid
+        pairs, which the line could remove before that recycle and save it).  Of the talon cards
+        the rest of this pass can still bring into play (the stock and the reachable waste), at
+        most ``x`` non-kings leave it, each with a pyramid card of the value it needs; every one
+        used costs a removal of its own where two pyramid cards share one, so the removals are at
+        least ``(pyramid non-kings + x) / 2`` plus the kings, and using fewer than the most only
+        leaves more to draw in the next pass.
+        """
+        passes = self.final_pass - recycles
+        stock = talon >> drawn << drawn
+        if passes == 1:
+            return removals + stock.bit_count() + 2
+        values = self.tables.talon_values
+        partners = bounds.partners
+        in_play = value_counts(values, stock | reachable)
+        used = 0
+        for value in range(1, 13):
+            used += min(in_play[value], partners[value])
+        kings = in_play[13]
+        least = max(removals, (bounds.non_kings + used + 1) // 2 + bounds.kings + kings)
+        next_pass = talon.bit_count() - used - kings
+        later = 0
+        if passes > 2:  # later passes between: at most every talon card a pyramid card can take has gone
+            in_talon = value_counts(values, talon)
+            left = talon.bit_count() - in_talon[13] - sum(min(in_talon[v], partners[v]) for v in range(1, 13))
+            later = (passes - 2) * left
+        return least + stock.bit_count() + passes + next_pass + later + 1
+
+    def _walk(self, bounds: PyramidBounds, reachable: int, talon: int, drawn: int, recycles: int) -> int | None:
+        """Draws and recycles before every needed talon card has been in play (W2).
+
+        Each needed card must come from the waste or be drawn.  Waste cards come back without a
+        draw only by removing every card above them, so only those above the highest waste card
+        nothing left in the pyramid can remove count.  The rest are met at the walk's first cards
+        of each needed value (this pass's stock, then whole passes after each recycle); the walk
+        must go on until the last of them.
+        """
+        stock = talon >> drawn << drawn
+        stock_count = stock.bit_count()
+        passes_left = 1 if self.limit is None else self.limit - recycles
+        total = talon.bit_count()
+        longest = 0
+        for cards_of_value, count in bounds.needed:
+            cards = cards_of_value & talon
+            count -= (cards & reachable).bit_count()
+            if count <= 0:
+                continue
+            ahead = cards & stock
+            in_stock = ahead.bit_count()
+            if count <= in_stock:
+                for _ in range(count - 1):
+                    ahead &= ahead - 1
+                end = (ahead & -ahead).bit_length()  # one past the card that meets the need
+                walk = (stock & ((1 << end) - 1)).bit_count()
+            else:
+                per_pass = cards.bit_count()
+                if not per_pass:
+                    return None
+                count -= in_stock
+                passes = -(-count // per_pass)
+                if passes > passes_left:
+                    return None
+                pick = cards
+                for _ in range(count - (passes - 1) * per_pass - 1):
+                    pick &= pick - 1
+                end = (pick & -pick).bit_length()
+                walk = stock_count + passes + (passes - 1) * total + (talon & ((1 << end) - 1)).bit_count()
+            if walk > longest:
+                longest = walk
+        return longest
+
+    def _strict_estimate(self, pyramid: int, talon: int, drawn: int) -> int:
+        counts = value_counts(self.tables.pyramid_values, pyramid)
+        for value, count in enumerate(value_counts(self.tables.talon_values, talon)):
+            counts[value] += count
+        removals = counts[13] + sum(max(counts[v], counts[13 - v]) for v in range(1, 7))
+        stock = (talon >> drawn).bit_count()
+        draws = -(-stock // self.draw_count) if self.walk_bound or self.draw_count == 3 else 0
+        return removals + draws
+
+
+def value_counts(values: Sequence[int], mask: int) -> list[int]:
+    """How many of the cards in ``mask`` have each value (index 0–13), ``values`` giving each index's."""
+    counts = [0] * 14
+    while mask:
+        low = mask & -mask
+        counts[values[low.bit_length() - 1]] += 1
+        mask ^= low
+    return counts
+
+
+class PyramidBounds(NamedTuple):
+    removals: int
+    """Removals the pyramid needs: ``max(count v, count 13-v)`` per value pair, kings one each."""
+    needed: tuple[tuple[int, int], ...]
+    """(talon mask of a value, how many talon cards of it the pyramid needs) for each needed value."""
+    need: int
+    """The shape's count-vector mask of the talon values some pyramid card pairs with."""
+    dead: int
+    """Talon indices (kings aside) no pyramid card can ever pair with."""
+    settled: bool
+    """No free king (the relaxation's memo keys are this pyramid's)."""
+    non_kings: int
+    """Pyramid cards other than kings."""
+    kings: int
+    """Pyramid kings."""
+    partners: tuple[int, ...]
+    """Per talon value, how many pyramid cards it could pair with."""
+
+
+MISSING = object()

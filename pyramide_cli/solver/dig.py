@@ -1,0 +1,116 @@
+"""W3, the dig: which waste cards the rest of a pass can still bring back to the top and remove.
+
+Used by the ``--optimal`` bounds (docs/solver.md, W3): a waste card counts as already in play
+only if every card above it can be removed first, each with a pyramid card free at that moment.
+"""
+
+from __future__ import annotations
+
+from .tables import COVERED_BY, UNITS, DealTables
+
+LIES_ON: tuple[int, ...] = tuple(sum(1 << lower for lower in COVERED_BY[slot]) for slot in range(28))
+"""Per slot, the (0-2) slots its card lies on directly."""
+
+
+class DigTooLong(Exception):
+    """The dig search went past its cap: fall back to the simpler bound."""
+
+
+DIG_STATES = 400
+"""Positions one dig question may search before falling back to the dead-card cut."""
+
+
+class Dig:
+    """W3: which waste cards the rest of this pass can still remove, digging from the top.
+
+    A waste card comes back into play only when every card above it is removed, each with a
+    pyramid card free at that moment.  The search keeps the pyramid exact and the waste order,
+    and lets every stock card pair with a free pyramid card whenever that frees something (the
+    stock's order relaxed), so the depth it finds is at least the real one.
+    """
+
+    def __init__(self, tables: DealTables) -> None:
+        self.tables = tables
+        self._memo: dict[tuple[int, int, int], int] = {}
+        self._under: dict[int, int] = {}
+        self._left = 0
+
+    def reachable(self, pyramid: int, talon: int, drawn: int, dead: int) -> int:
+        """Mask of the waste cards this pass can still bring to the top and remove."""
+        waste = talon & ((1 << drawn) - 1)
+        cut = (waste & dead).bit_length()
+        run = waste >> cut << cut  # nothing digs past a card no pyramid card can remove
+        if not run:
+            return 0
+        self._left = DIG_STATES
+        try:
+            depth = self._search(pyramid, run, self.tables.counts(talon >> drawn << drawn))
+        except DigTooLong:
+            return run
+        for _ in range(run.bit_count() - depth):
+            run &= run - 1  # drop the lowest cards: only the top ``depth`` can be removed
+        return run
+
+    def _lies_on(self, removed: int) -> int:
+        """The slots the cards of ``removed`` lie on directly."""
+        mask = self._under.get(removed)
+        if mask is None:
+            mask = 0
+            rest = removed
+            while rest:
+                low = rest & -rest
+                mask |= LIES_ON[low.bit_length() - 1]
+                rest ^= low
+            self._under[removed] = mask
+        return mask
+
+    def _search(self, pyramid: int, run: int, stock: int) -> int:
+        """How many of the cards of ``run`` (a waste mask, dug from its highest card) can go."""
+        if not run:
+            return 0
+        shape_of = self.tables.shape
+        shape = shape_of(pyramid)
+        while shape.kings:
+            pyramid &= ~shape.kings
+            shape = shape_of(pyramid)
+        stock &= shape.need
+        key = (pyramid, run, stock)
+        memo = self._memo
+        known = memo.get(key)
+        if known is not None:
+            return known
+        self._left -= 1
+        if self._left < 0:
+            raise DigTooLong
+        size = run.bit_count()
+        top = run.bit_length() - 1
+        value = self.tables.talon_values[top]
+        best = 0
+        if value == 13:
+            best = 1 + self._search(pyramid, run ^ 1 << top, stock)
+        else:
+            for bit in shape.by_need.get(value, ()):
+                got = 1 + self._search(pyramid & ~bit, run ^ 1 << top, stock)
+                if got > best:
+                    best = got
+                    if best == size:
+                        break
+        if best < size:
+            lies_on = self._lies_on
+            for mask in shape.pairs:
+                if pyramid & lies_on(mask):  # only removals uncovering a card can help the dig
+                    got = self._search(pyramid & ~mask, run, stock)
+                    if got > best:
+                        best = got
+                        if best == size:
+                            break
+            if best < size:
+                for bit, need in shape.singles:
+                    if stock & UNITS[need] * 7 and pyramid & lies_on(bit):
+                        got = self._search(pyramid & ~bit, run, stock - UNITS[need])
+                        if got > best:
+                            best = got
+                            if best == size:
+                                break
+        memo[key] = best
+        return best
