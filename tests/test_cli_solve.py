@@ -58,8 +58,11 @@ def test_solve_search_limit_exit_7() -> None:
     assert outcome.status == 7
     assert outcome.json()["verdict"] == "unknown" and outcome.json()["error"]["kind"] == "search-limit"
     assert outcome.json()["ok"] is False and outcome.json()["schema"] == 2
+    assert outcome.json()["limit"] == "positions" and outcome.json()["states"] == 10
+    assert "--max-states" in invoke("solve", HARD_T, "--max-states", "10").stderr
     timed = invoke("solve", HARD_T, "--timeout", "0.000001")
-    assert timed.status == 7 and "unknown" in timed.stderr
+    assert timed.status == 7 and "unknown" in timed.stderr and "--timeout" in timed.stderr
+    assert invoke("solve", HARD_T, "--timeout", "0.000001", "--json").json()["limit"] == "timeout"
 
 
 def test_solve_optimal_is_no_longer() -> None:

@@ -18,7 +18,9 @@ from pyramide_cli.engine.game import Game
 from pyramide_cli.engine.moves import Move
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import SolveLimits, SolveResult, Verdict, solve, uses_multiset_search
+from pyramide_cli.solver import (
+    DEFAULT_LIMITS, DEFAULT_MAX_STATES, Limit, SolveLimits, SolveResult, Verdict, solve, uses_multiset_search,
+)
 from reference_search import reference_search, small_position
 
 RULE_SETS = [
@@ -163,15 +165,35 @@ def test_same_verdict_from_every_limit_setting_that_decides(preset: str, numbers
         for max_states in (5, 50, 500, 5_000, 50_000):
             limited = solve(deal, limits=SolveLimits(max_states=max_states))
             if limited.verdict is Verdict.UNKNOWN:
-                assert limited.solution is None and "states" in limited.limit
+                assert limited.solution is None and limited.limit is Limit.POSITIONS
+                assert limited.states == max_states
             else:
                 assert limited.verdict is full.verdict
                 assert (limited.max_pyramid_removed, limited.max_removed) == (full.max_pyramid_removed, full.max_removed)
 
 
-def test_a_tiny_timeout_gives_unknown() -> None:
+def test_a_tiny_timeout_gives_unknown_and_says_the_clock_struck() -> None:
     result = solve(Deal.from_number(159, Rules.preset("T")), limits=SolveLimits(timeout=1e-9))
-    assert result.verdict is Verdict.UNKNOWN and result.limit == "timed out"
+    assert result.verdict is Verdict.UNKNOWN and result.limit is Limit.TIMEOUT
+    assert result.to_dict()["limit"] == "timeout"
+
+
+def test_the_default_limits_are_a_position_budget_without_a_clock() -> None:
+    assert DEFAULT_LIMITS.timeout is None and DEFAULT_LIMITS.max_states == DEFAULT_MAX_STATES
+
+
+def test_max_states_is_honoured_exactly() -> None:
+    """Issue 11: ``--max-states 1`` once answered winnable after 48 positions.  A search never
+    expands more positions than its budget, and a budget that suffices gives the same answer."""
+    deal = Deal.from_code("PY1-T-AAAAAAC")
+    needed = solve(deal, limits=SolveLimits(max_states=None)).states
+    assert needed > 1
+    for max_states in sorted({1, 2, needed // 2, needed - 1}):
+        limited = solve(deal, limits=SolveLimits(max_states=max_states))
+        assert limited.verdict is Verdict.UNKNOWN and limited.states == max_states
+        assert limited.limit is Limit.POSITIONS and limited.to_dict()["limit"] == "positions"
+    enough = solve(deal, limits=SolveLimits(max_states=needed))
+    assert enough.verdict is Verdict.WINNABLE and enough.states == needed
 
 
 @pytest.mark.parametrize("rules_text", ["N", "T", "T+stock-top"])

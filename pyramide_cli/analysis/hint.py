@@ -3,7 +3,7 @@
 :func:`hint_for` solves the game's current position within small limits and never changes the
 game.  When the position can still be won, the hint is the next action of a winning line; when it
 cannot, it says so and points at the action leading to the most pyramid cards removed; when the
-search runs out of time, it falls back to the strategy tips of the sources (kings at once,
+search reaches its limit, it falls back to the strategy tips of the sources (kings at once,
 pyramid pairs that uncover the most cards, the waste card, then the stock) and says so.
 """
 
@@ -19,8 +19,9 @@ from ..engine.moves import Move, MoveKind
 from ..engine.position import Position, Termination
 from ..solver import SolveLimits, Verdict, solve
 
-HINT_LIMITS = SolveLimits(max_states=300_000, timeout=3.0)
-"""A hint answers within a few seconds; past that it gives a rule-of-thumb move."""
+HINT_LIMITS = SolveLimits(max_states=300_000, timeout=None)
+"""A hint searches at most 300,000 positions (a few seconds at most; never a clock, so the same hint
+everywhere); past that it gives a rule-of-thumb move."""
 
 
 class HintKind(Enum):
@@ -110,7 +111,8 @@ def hint_for(game: Game | Position, limits: SolveLimits = HINT_LIMITS) -> Hint:
                     f"{lead}. To get there, {describe(position, move)}.", Verdict.UNWINNABLE, most)
     move = heuristic_move(position)
     return Hint(HintKind.HEURISTIC, move, taps_for(position, move),
-                f"The solver ran out of time, so this is only a rule of thumb: {describe(position, move)}.", Verdict.UNKNOWN)
+                f"The solver reached its search limit, so this is only a rule of thumb: {describe(position, move)}.",
+                Verdict.UNKNOWN)
 
 
 def heuristic_move(position: Position) -> Move:

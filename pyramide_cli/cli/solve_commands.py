@@ -17,10 +17,14 @@ from .completion import complete_rules
 from .common import CommandError, JsonOption, counted, echo, emit_json, reporting, usage_error
 from .exit_codes import ExitStatus
 
-LIMIT_HELP = "Give up (verdict unknown, exit 7) after this many positions."
-TIMEOUT_HELP = "Give up (verdict unknown, exit 7) after this many seconds."
-SURVEY_LIMIT_HELP = "Count a deal as unknown when its search explores this many positions."
-SURVEY_TIMEOUT_HELP = "Count a deal as unknown when its search takes this many seconds (opt-in; the count then depends on the machine)."
+LIMIT_HELP = "Give up (verdict unknown, exit 7) after exploring this many positions [default: 5000000]."
+TIMEOUT_HELP = ("Also give up after this many seconds (opt-in: off by default, so that a verdict never "
+                "depends on the machine's load; the result says when it struck).")
+SURVEY_LIMIT_HELP = "Count a deal as unknown when its search explores this many positions [default: 5000000]."
+SURVEY_TIMEOUT_HELP = ("Also count a deal as unknown when its search takes this many seconds (opt-in; the counts "
+                       "then depend on the machine).")
+HINT_LIMIT_HELP = "Search at most this many positions before a rule-of-thumb move [default: 300000]."
+HINT_TIMEOUT_HELP = "Also stop searching after this many seconds (opt-in; the hint then depends on the machine)."
 
 SOLVE_HELP = """Solve a deal from its start, or a save file from its current position.
 
@@ -34,7 +38,7 @@ Examples:
   pyramide solve PY1-T-AAAAAAB
   pyramide solve g.yaml --optimal          # fewest actions (draws and recycles count)
   pyramide solve PY1-N-AAAAAAB -o won.yaml # the winning line as a save; replay confirms it
-  pyramide solve g.yaml --json --timeout 5
+  pyramide solve g.yaml --json --max-states 100000
 
 The verdict goes to stdout (with --json: "ok": true) whether the deal can be won or not;
 exit 6 tells a script it cannot, as grep's exit 1 tells it found nothing.  Only "unknown" is an
@@ -48,7 +52,7 @@ HINT_HELP = """Suggest the next action for a save file (R27), named as you would
 
 When the position can still be won: the next action of a winning line.  When it cannot: says so,
 with the most pyramid cards that can still come off, and the action leading there.  When the
-solver runs out of time: a rule-of-thumb move, and says it is one.  The save is never changed.
+solver reaches its search limit: a rule-of-thumb move, and says it is one.  The save is never changed.
 
 \b
 Examples:
@@ -82,18 +86,15 @@ def _limits(max_states: int | None, timeout: float | None):
         raise usage_error(f"--max-states {max_states}: must be at least 1")
     if timeout is not None and not timeout > 0:
         raise usage_error(f"--timeout {timeout}: must be a positive number of seconds")
-    return SolveLimits(
-        max_states=DEFAULT_LIMITS.max_states if max_states is None else max_states,
-        timeout=DEFAULT_LIMITS.timeout if timeout is None else timeout,
-    )
+    return SolveLimits(max_states=DEFAULT_LIMITS.max_states if max_states is None else max_states, timeout=timeout)
 
 
 @app.command(help=SOLVE_HELP, short_help="Prove a deal or save winnable (with a line) or unwinnable.", no_args_is_help=True)
 def solve(
     target: Annotated[str, typer.Argument(metavar="CODE|FILE", help="A deal code, or a save file (solved from its current position).", show_default=False)],
     optimal: Annotated[bool, typer.Option("--optimal", help="Find a line with the fewest actions (slower).")] = False,
-    max_states: Annotated[Optional[int], typer.Option("--max-states", metavar="N", help=LIMIT_HELP + " [default: 5000000]", show_default=False)] = None,
-    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help=TIMEOUT_HELP + " [default: 60]", show_default=False)] = None,
+    max_states: Annotated[Optional[int], typer.Option("--max-states", metavar="N", help=LIMIT_HELP, show_default=False)] = None,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help=TIMEOUT_HELP, show_default=False)] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write the winning line as a save file (replay confirms it won).", show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it exists.")] = False,
     json_output: JsonOption = False,
@@ -131,7 +132,7 @@ def solve(
 
 
 def _verdict_message(result) -> str:
-    from ..solver import Verdict
+    from ..solver import Limit, Verdict
 
     figures = counted(result.states, "{count:,} position", "{count:,} positions") + f", {result.seconds:.3f} s"
     if result.verdict is Verdict.WINNABLE:
@@ -142,7 +143,9 @@ def _verdict_message(result) -> str:
     if result.verdict is Verdict.UNWINNABLE:
         return (f"unwinnable: proven by exhaustive search; at most {result.max_pyramid_removed} of 28 pyramid cards "
                 f"and {result.max_removed} of 52 cards in all can be off the table ({figures})")
-    return f"unknown: the search stopped ({result.limit}) before a verdict ({figures}); raise --max-states or --timeout"
+    if result.limit is Limit.TIMEOUT:
+        return f"unknown: the --timeout struck before a verdict ({figures}); raise it, or leave it out"
+    return f"unknown: the search used its whole budget before a verdict ({figures}); raise --max-states"
 
 
 def _write_solution(path: Path, game, data, solution, force: bool) -> str:
@@ -161,17 +164,15 @@ def _write_solution(path: Path, game, data, solution, force: bool) -> str:
 @app.command(help=HINT_HELP, short_help="Suggest the next action for a save file (never changes it).", no_args_is_help=True)
 def hint(
     target: Annotated[str, typer.Argument(metavar="FILE", help="A save file (or a deal code: a hint for its start).", show_default=False)],
-    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help="Search at most this long before a rule-of-thumb move [default: 3].", show_default=False)] = None,
+    max_states: Annotated[Optional[int], typer.Option("--max-states", metavar="N", help=HINT_LIMIT_HELP, show_default=False)] = None,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help=HINT_TIMEOUT_HELP, show_default=False)] = None,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
         from ..analysis.hint import HINT_LIMITS, hint_for
-        from ..solver import SolveLimits
         from .targets import load_target
 
-        if timeout is not None and not timeout > 0:
-            raise usage_error(f"--timeout {timeout}: must be a positive number of seconds")
-        limits = HINT_LIMITS if timeout is None else SolveLimits(max_states=None, timeout=timeout)
+        limits = _limits(HINT_LIMITS.max_states if max_states is None else max_states, timeout)
         game, _, source = load_target(target)
         given = hint_for(game, limits)
         if json_output:

@@ -19,13 +19,15 @@ from ..engine.deal import Deal
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.position import Position
-from .budget import DEFAULT_LIMITS, Budget, LimitReached, SolveLimits
+from .budget import DEFAULT_LIMITS, DEFAULT_MAX_STATES, Budget, Limit, LimitReached, SolveLimits
 from .lines import LineBuilder, multiset_line, replay_steps, step_move
 from .relaxation import Relaxation
 from .tables import DealTables
 from .talon_search import TalonSearch
 
-__all__ = ["DEFAULT_LIMITS", "SolveLimits", "SolveResult", "Verdict", "solve", "uses_multiset_search"]
+__all__ = [
+    "DEFAULT_LIMITS", "DEFAULT_MAX_STATES", "Limit", "SolveLimits", "SolveResult", "Verdict", "solve", "uses_multiset_search",
+]
 
 
 class Verdict(Enum):
@@ -46,7 +48,8 @@ class SolveResult:
     * ``best_line`` (``unwinnable`` only): moves reaching a position with ``max_pyramid_removed``
       pyramid cards off (and as many cards in all as possible with that many).
     * ``states``: positions expanded by all searches together; ``seconds``: wall time.
-    * ``limit``: which limit stopped the search (``unknown`` only).
+    * ``limit``: which limit stopped the search (``unknown`` only): :attr:`Limit.POSITIONS` (the
+      position budget) or :attr:`Limit.TIMEOUT` (the opt-in clock; the answer then depends on the machine).
     """
 
     verdict: Verdict
@@ -57,7 +60,7 @@ class SolveResult:
     max_removed: int | None = None
     optimal: bool = False
     best_line: tuple[Move, ...] | None = None
-    limit: str | None = None
+    limit: Limit | None = None
 
     @property
     def winnable(self) -> bool:
@@ -74,7 +77,7 @@ class SolveResult:
             "seconds": round(self.seconds, 6),
             "max_pyramid_removed": self.max_pyramid_removed,
             "max_removed": self.max_removed,
-            "limit": self.limit,
+            "limit": None if self.limit is None else self.limit.value,
         }
 
 
@@ -113,7 +116,7 @@ def solve(target: Position | Deal | Game, *, optimal: bool = False, limits: Solv
             return SolveResult(Verdict.WINNABLE, tuple(line), budget.states, budget.seconds, optimal=True)
         return result
     except LimitReached as reason:
-        return SolveResult(Verdict.UNKNOWN, None, budget.states, budget.seconds, limit=str(reason))
+        return SolveResult(Verdict.UNKNOWN, None, budget.states, budget.seconds, limit=reason.limit)
 
 
 def _solve_multiset(position: Position, tables: DealTables, relaxation: Relaxation, budget: Budget) -> SolveResult:
