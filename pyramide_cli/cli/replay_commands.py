@@ -128,8 +128,8 @@ def replay(
         expected = None if expect is None else _expected(expect)
         data = read_save(path)
         if upto is not None and not 0 <= upto <= len(data.history):
-            raise usage_error(f"--upto {upto}: the history has "
-                              f"{counted(len(data.history), '{count} action', '{count} actions')} (0 to {len(data.history)})")
+            actions = counted(len(data.history), "{count} action", "{count} actions")
+            raise usage_error(f"--upto {upto}: the history has {actions} (0 to {len(data.history)})")
         result = replay_save(data)
         checks = _expectations(result.game, expected, expect_score)
         shown = result.game if upto is None else _prefix_game(data, upto)
