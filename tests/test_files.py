@@ -12,7 +12,7 @@ import pytest
 
 from pyramide_cli.storage import files
 from cli_support import unwritable_folder
-from pyramide_cli.storage.files import FileAccessError, LockTimeoutError, SaveLock, atomic_write, lock_timeout, read_text
+from pyramide_cli.storage.files import FileAccessError, FileContentError, LockTimeoutError, SaveLock, atomic_write, lock_timeout, read_text
 
 def test_atomic_write_replaces_the_whole_file_and_leaves_no_temporary(tmp_path: Path) -> None:
     target = tmp_path / "g.yaml"
@@ -63,7 +63,7 @@ def test_read_text_errors_say_what_is_wrong(tmp_path: Path) -> None:
         read_text(tmp_path)
     binary = tmp_path / "binary.yaml"
     binary.write_bytes(b"\xff\xfe\x00garbage")
-    with pytest.raises(FileAccessError, match="not UTF-8"):
+    with pytest.raises(FileContentError, match="not UTF-8"):  # the content is wrong: exit 4, not 5
         read_text(binary)
 
 
