@@ -10,15 +10,15 @@ import typer
 from ..engine.deal import Deal
 from ..engine.game import Game
 from ..engine.rules import Rules
-from ..storage.files import SaveLock
+from ..storage.files import SaveLock, check_output
 from ..storage.save import SaveData, write_save
 from .app import app
 from .common import (
     AsciiOption, FrenchOption, JsonOption, RevealOption, board_style, echo, emit_json, extras_of, reporting,
-    usage_error,
+    shown, usage_error,
 )
 from .render import Extras, game_state, render_board
-from .targets import load_target, refuse_existing
+from .targets import load_target
 
 DEAL_HELP = """Deal a new game and write it to a save file; print its code and the board.
 
@@ -91,8 +91,8 @@ def deal(
         if code is not None and from_layout is not None:
             raise usage_error("give a deal code or --from-layout, not both")
         chosen_rules = Rules.parse(rules) if rules is not None else None
-        if output:
-            refuse_existing(Path(output), force)  # before a level search, not after it
+        if output is not None:
+            check_output(output, force)  # before a level search, not after it
         picked_level = picked_daily = None
         if level is not None or daily or seed is not None or date is not None:
             from .grade_commands import pick_deal
@@ -102,10 +102,10 @@ def deal(
             new_deal, picked_level, picked_daily = pick_deal(level, seed, daily, date, chosen_rules, code is not None)
         else:
             new_deal = _make_deal(code, chosen_rules, from_layout)
-        path = Path(output) if output else Path(f"pyramide-{new_deal.code}.yaml")
+        path = check_output(output if output is not None else f"pyramide-{new_deal.code}.yaml", force)
         data = SaveData.new(new_deal, assist=assist, level=picked_level, daily=picked_daily)
         with SaveLock(path):
-            refuse_existing(path, force)
+            check_output(path, force)
             write_save(path, data)
         game = Game(new_deal, assist)
         extras = extras_of(data)
@@ -115,7 +115,7 @@ def deal(
         elif quiet:
             echo(new_deal.code)
         else:
-            echo(f"{new_deal.code}  (rules {new_deal.rules.name}) saved to {path}")
+            echo(f"{new_deal.code}  (rules {new_deal.rules.name}) saved to {shown(path)}")
             if picked_level is not None:
                 from .grade_commands import pick_text
 

@@ -24,7 +24,7 @@ from ..engine.game import Game
 from ..engine.errors import MoveSyntaxError, UnknownWordError
 from .render import Style, card_name, render_board
 from ..storage.session import PlayResult, Stopwatch, play_words, refusal_line
-from .common import echo, extras_of, print_steps, say_error
+from .common import echo, extras_of, print_steps, say_error, shown
 
 if TYPE_CHECKING:
     from ..storage.stats import StatsDB
@@ -81,12 +81,15 @@ def _lines(stream: IO[str], interactive: bool) -> Any:
 def run_session(
     path: Path, stream: IO[str], interactive: bool, assist: bool | None, style: Style,
     json_output: bool, quiet: bool, stats: StatsDB | Path | None = None,
+    results_so_far: list[PlayResult] | None = None,
 ) -> tuple[list[PlayResult], PlayResult, dict[str, Any]]:
     """Play lines from ``stream`` (or the prompt) on the save at ``path``.
 
     Returns the batches played (for the final report), the last one (its game is the game now)
     and extra fields for the JSON document (the hints given, warnings).  Warnings (a game the
     statistics could not count) are printed as they come, or only returned with ``json_output``.
+    The batches are also appended to ``results_so_far`` as they are saved, so a caller still knows
+    them when an error ends the session.
     """
     warnings: list[str] = []
 
@@ -98,7 +101,7 @@ def run_session(
         return result
 
     last = played(play_words(path, [], assist, stats=stats))
-    results: list[PlayResult] = []
+    results: list[PlayResult] = [] if results_so_far is None else results_so_far
     hints: list[str] = []
     stopwatch = Stopwatch()
     name = (lambda card: card_name(card, style))
@@ -162,7 +165,7 @@ def run_session(
         sys.stdout.write("\n")
     last = played(play_words(path, [], assist, stopwatch.lap(), stats=stats))
     if interactive and not quiet:
-        echo(f"Saved to {path}.")
+        echo(f"Saved to {shown(path)}.")
     extra: dict[str, Any] = {"hints": hints} if hints else {}
     if warnings:
         extra["warnings"] = warnings

@@ -96,9 +96,9 @@ def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
     """
     if isinstance(value, str):
         if len(value) <= limit:
-            return escaped(repr(value))
+            return _quoted_text(value)
         head = limit * 2 // 3
-        start, end = escaped(repr(value[:head])), escaped(repr(value[head - limit:]))
+        start, end = _quoted_text(value[:head]), _quoted_text(value[head - limit:])
         return f"{start[:-1]}…{end[1:]} ({len(value):,} characters)"
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > _HUGE_INT_BITS:
         return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
@@ -112,6 +112,11 @@ def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
     except (ValueError, RecursionError):  # an int inside a list that is too long to print
         text = f"<{type(value).__name__}>"
     return escaped(text if len(text) <= 2 * limit else text[:2 * limit] + "…")
+
+
+def _quoted_text(text: str) -> str:
+    """``'text'`` as ``repr()`` writes it, but undecodable bytes of a file name shown as the bytes (``\\xff``)."""
+    return "'" + escaped(text.replace("\\", "\\\\").replace("'", "\\'")) + "'"
 
 
 def quoted_name(path: object) -> str:

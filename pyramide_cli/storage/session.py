@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.cards import Card
-from .files import SaveLock
+from .files import SaveLock, require_regular_file
 from ..engine.game import Game, TapAction, TapResult, parse_input
 from ..engine.moves import CARD_REFUSALS, Move, MoveKind, Refusal
 from ..engine.position import Outcome
@@ -115,6 +115,7 @@ def play_words(
     """
     for word in words:
         check_word(word)
+    require_regular_file(path)  # a FIFO or a device: refused at once, before its lock file is made
     with SaveLock(path):
         saved = load_game(path)
         game = saved.game
