@@ -110,3 +110,25 @@ def test_a_batch_that_times_out_lists_no_steps(tmp_path: Path) -> None:
     document = outcome.json()
     assert outcome.status == 5 and document["error"]["kind"] == "file-error"
     assert document["steps"] == [] and document["written"] is False and load_game(save).data.history == ()
+
+
+def test_tickets_of_dead_or_expired_waiters_and_garbage_never_block_the_queue(tmp_path: Path) -> None:
+    from test_files import dead_pid
+
+    save = make_save(tmp_path, CODE)
+    queue = Path(f"{save}.queue")
+    queue.write_text(f"aaaa {dead_pid()} {time.time() + 3600:.3f}\n"  # killed while waiting
+                     f"bbbb {os.getppid()} {time.time() - 1:.3f}\n"  # alive but past its own timeout
+                     "not a ticket\n\x00\xff garbage\n")
+    with SaveLock(save, timeout=0):  # nobody live is ahead: taken at once
+        pass
+    assert queue.read_text() == ""
+
+
+def test_a_live_ticket_ahead_is_waited_for(tmp_path: Path) -> None:
+    save = make_save(tmp_path, CODE)
+    Path(f"{save}.queue").write_text(f"cccc {os.getppid()} {time.time() + 3600:.3f}\n")
+    with pytest.raises(LockTimeoutError):
+        with SaveLock(save, timeout=0.05):
+            pass
+    assert Path(f"{save}.queue").read_text().split()[0] == "cccc"  # the timed-out ticket left the queue

@@ -12,12 +12,8 @@ Save files are precious (DEVELOPERS.md).  The promises kept here (``docs/reliabi
 * **Output files** named by the user (``deal -o``, ``solve -o``, ``survey --csv``…) go through
   :func:`check_output`: nothing that exists is replaced without ``--force``, and ``--force``
   replaces only a regular file of the kind the command writes (a save for a save).
-* **Locking**: two processes playing the same save take turns through an advisory ``flock`` on
-  ``<save>.lock`` (the save cannot carry it: ``os.replace`` swaps its inode), taken in arrival
-  order: a waiter first queues on ``<save>.queue``, so a process that just let the lock go cannot
-  take it back before the ones already waiting.  Both files stay (deleting a lock file would let a
-  third process lock a different inode).  Readers need no lock: they always see a whole file.
-  Locking needs ``fcntl`` (POSIX); elsewhere it is a clear error, exit 5.
+* **Locking** (:mod:`.locking`): two processes playing the same save take turns, in arrival order,
+  through ``<save>.lock`` and ``<save>.queue``.  Readers need no lock: they always see a whole file.
 """
 
 from __future__ import annotations
@@ -36,8 +32,6 @@ from ..engine.errors import PyramideError, quoted, quoted_name
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """The largest save or layout file read (2 MiB; a save holding the longest history is about 0.7 MB)."""
-DEFAULT_LOCK_TIMEOUT = 10.0
-"""Seconds to wait for another process to finish with a save (``PYRAMIDE_LOCK_TIMEOUT`` overrides)."""
 STALE_TEMPORARY_AGE = 5.0
 """A temporary file of a writer that no longer runs is removed once it is this many seconds old (the
 age keeps the file of a live writer in another PID namespace, whose process we cannot see)."""
@@ -163,12 +157,6 @@ def read_head(path: Path | str, size: int = 4096) -> str:
         raise FileAccessError(describe_os_error(error, path, "read")) from None
     finally:
         os.close(descriptor)
-
-
-def require_regular_file(path: Path | str, doing: str = "read") -> None:
-    """Refuse at once (:class:`FileAccessError`) unless ``path`` is a regular file (e.g. before taking its lock)."""
-    descriptor, _ = _open_regular(path, doing)
-    os.close(descriptor)
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -360,160 +348,14 @@ def check_output(name: str | Path, force: bool, kind: OutputKind = SAVE_OUTPUT) 
     return path
 
 
-# -- locking -----------------------------------------------------------------------------------
-def lock_timeout() -> float:
-    """The lock timeout in seconds: ``PYRAMIDE_LOCK_TIMEOUT`` when set to a number, else 10."""
-    text = os.environ.get("PYRAMIDE_LOCK_TIMEOUT", "")
-    try:
-        value = float(text)
-    except ValueError:
-        return DEFAULT_LOCK_TIMEOUT
-    return value if 0 <= value < 1e9 else DEFAULT_LOCK_TIMEOUT
+# -- locking (storage/locking.py) ----------------------------------------------------------------
+_LOCKING_NAMES = ("SaveLock", "lock_timeout", "DEFAULT_LOCK_TIMEOUT")
 
 
-def _fcntl(path: Path) -> Any:
-    """The ``fcntl`` module, or a clear :class:`FileAccessError` where the system has none (Windows)."""
-    try:
-        import fcntl
-    except ImportError:
-        raise FileAccessError(
-            f"cannot lock {quoted_name(path)}: this system has no POSIX file locks (fcntl); playing and "
-            "writing saves needs Linux, macOS or another POSIX system (show, replay and solve work)") from None
-    return fcntl
+def __getattr__(name: str) -> Any:
+    """``SaveLock`` and ``lock_timeout`` live in :mod:`.locking`; importing them from here still works."""
+    if name in _LOCKING_NAMES:
+        from . import locking
 
-
-def _open_lock_file(path: Path) -> int:
-    """A descriptor of the lock (or queue) file, created if needed; never through a link, never a FIFO."""
-    flags = (os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-             | getattr(os, "O_CLOEXEC", 0))
-    try:
-        descriptor = os.open(path, flags, 0o666)
-    except OSError as error:
-        raise FileAccessError(describe_os_error(error, path, "create the lock file")) from None
-    mode = os.fstat(descriptor).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(descriptor)
-        raise FileAccessError(f"cannot lock with {quoted_name(path)}: it is {kind_of_file(mode)}, not a regular file")
-    return descriptor
-
-
-class _Waiter:
-    """Waits in a helper thread for the queue and then the lock with blocking ``flock`` calls.
-
-    A blocking ``flock`` is how the kernel serves waiters in arrival order, but it cannot time out;
-    the thread can be left behind instead.  From the moment the caller gives up (:meth:`wait` returns
-    ``False``) the descriptors belong to the thread, which closes them once its ``flock`` returns
-    (or the process ends), so an abandoned wait never keeps the lock.
-    """
-
-    def __init__(self, fcntl: Any, queue_fd: int, lock_fd: int, queued: bool) -> None:
-        import threading
-
-        self.fcntl, self.queue_fd, self.lock_fd, self.queued = fcntl, queue_fd, lock_fd, queued
-        self.finished = threading.Event()
-        self.guard = threading.Lock()
-        self.abandoned = False
-        self.error: OSError | None = None
-        self.thread = threading.Thread(target=self._run, name="pyramide-lock-wait", daemon=True)
-
-    def _run(self) -> None:
-        error = None
-        try:
-            if not self.queued:
-                self.fcntl.flock(self.queue_fd, self.fcntl.LOCK_EX)
-            self.fcntl.flock(self.lock_fd, self.fcntl.LOCK_EX)
-        except OSError as failure:
-            error = failure
-        with self.guard:
-            self.error = error
-            if self.abandoned:
-                os.close(self.queue_fd)
-                os.close(self.lock_fd)
-            else:
-                self.finished.set()
-
-    def wait(self, timeout: float) -> bool:
-        """``True`` when the lock was taken within ``timeout`` seconds (or an error came: see ``error``)."""
-        self.thread.start()
-        if self.finished.wait(timeout):
-            return True
-        with self.guard:
-            if self.finished.is_set():
-                return True
-            self.abandoned = True
-            return False
-
-
-def _take_turn(fcntl: Any, queue_fd: int, lock_fd: int, timeout: float) -> bool:
-    """Take the lock in arrival order within ``timeout`` seconds; on ``False`` the descriptors are gone.
-
-    Queue first, then lock: whoever holds the queue is the only process waiting on the lock, so a
-    process that has just released the lock and wants it again (a play session's next line) queues
-    behind the ones already waiting instead of taking it back at once.
-    """
-    try:
-        fcntl.flock(queue_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        queued = True
-    except BlockingIOError:
-        queued = False
-    if queued:
-        try:
-            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            pass
-    if timeout <= 0:
-        os.close(queue_fd)
-        os.close(lock_fd)
-        return False
-    waiter = _Waiter(fcntl, queue_fd, lock_fd, queued)
-    if not waiter.wait(timeout):
-        return False
-    if waiter.error is not None:
-        raise waiter.error
-    return True
-
-
-class SaveLock:
-    """An exclusive lock on ``<save>.lock`` for the time of a ``with`` block, served in arrival order.
-
-    The lock files sit beside the file a symbolic link names, so two names of one save share a lock.
-    Raises :class:`LockTimeoutError` when other processes hold or wait for it for more than ``timeout``
-    seconds, and :class:`FileAccessError` when the lock files cannot be created (e.g. a read-only
-    folder: such a save cannot be played anyway) or the system has no ``fcntl``.
-    """
-
-    def __init__(self, path: Path | str, timeout: float | None = None) -> None:
-        self.path = Path(path)
-        real = Path(os.path.realpath(self.path))
-        self.lock_path = real.with_name(real.name + ".lock")
-        self.queue_path = real.with_name(real.name + ".queue")
-        self.timeout = lock_timeout() if timeout is None else timeout
-        self._descriptor: int | None = None
-
-    def __enter__(self) -> SaveLock:
-        fcntl = _fcntl(self.path)
-        lock_fd = _open_lock_file(self.lock_path)
-        try:
-            queue_fd = _open_lock_file(self.queue_path)
-        except FileAccessError:
-            os.close(lock_fd)
-            raise
-        try:
-            taken = _take_turn(fcntl, queue_fd, lock_fd, self.timeout)
-        except OSError as error:
-            os.close(queue_fd)
-            os.close(lock_fd)
-            raise FileAccessError(describe_os_error(error, self.lock_path, "lock")) from None
-        if not taken:
-            raise LockTimeoutError(
-                f"{quoted_name(self.path)} is locked by another pyramide process (waited {self.timeout:g} s "
-                f"for {quoted_name(self.lock_path)}); try again when it is done")
-        os.close(queue_fd)  # leave the queue: the next waiter may now wait for the lock
-        self._descriptor = lock_fd
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        if self._descriptor is not None:
-            os.close(self._descriptor)  # closing releases the flock
-            self._descriptor = None
+        return getattr(locking, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

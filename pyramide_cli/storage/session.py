@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.cards import Card
-from .files import SaveLock, require_regular_file
+from .files import SAVE_OUTPUT, SaveLock, read_head
 from ..engine.game import Game, TapAction, TapResult, parse_input
 from ..engine.moves import CARD_REFUSALS, Move, MoveKind, Refusal
 from ..engine.position import Outcome
@@ -115,7 +115,7 @@ def play_words(
     """
     for word in words:
         check_word(word)
-    require_regular_file(path)  # a FIFO or a device: refused at once, before its lock file is made
+    _refuse_non_saves(path)
     with SaveLock(path):
         saved = load_game(path)
         game = saved.game
@@ -147,6 +147,13 @@ def play_words(
                 warnings.append(warning)
     changed_elsewhere = expected_text is not None and saved.text != expected_text
     return PlayResult(steps, refused, game, data, written, text, changed_elsewhere, ended, warnings)
+
+
+def _refuse_non_saves(path: Path | str) -> None:
+    """Refuse what is not a save before taking its lock, so that no lock file is left beside it: a
+    FIFO or a device at once (reading it would wait for ever), any other file by reading it."""
+    if not SAVE_OUTPUT.recognises(read_head(path)):
+        load_game(path)  # raises, naming what is wrong (a file that is a save after all just goes on)
 
 
 class Stopwatch:
