@@ -81,36 +81,45 @@ def test_a_long_option_value_is_not_echoed_whole(tmp_path: Path) -> None:
     assert len(message) < 700
 
 
-def test_hostile_file_names_are_escaped_in_success_lines(tmp_path: Path) -> None:
-    deal = run("deal", CODE, "-o", HOSTILE_NAME, cwd=tmp_path)
+def test_hostile_file_names_are_escaped_in_success_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    deal = invoke("deal", CODE, "-o", HOSTILE_NAME)
     assert deal.status == 0 and "saved to \\x1b]0;pwned\\x07\\x1b[2Jt.yaml" in deal.stdout
-    replay = run("replay", HOSTILE_NAME, cwd=tmp_path)
+    replay = invoke("replay", HOSTILE_NAME)
     assert replay.status == 0 and "replay \\x1b]0;pwned" in replay.stdout
-    solve = run("solve", WON_N_CODE, "-o", "won" + HOSTILE_NAME, cwd=tmp_path)
+    solve = invoke("solve", WON_N_CODE, "-o", "won" + HOSTILE_NAME)
     assert solve.status == 0 and "saved to won\\x1b" in solve.stdout
-    for outcome in (deal, replay, solve):
-        assert "\x1b" not in outcome.stdout and "\x07" not in outcome.stdout
+    session = invoke("play", HOSTILE_NAME, input="draw\n")
+    for outcome in (deal, replay, solve, session):
+        assert not RAW_CONTROL.search(outcome.stdout + outcome.stderr), outcome
 
 
-def test_hostile_file_names_are_escaped_in_errors(tmp_path: Path) -> None:
-    missing = assert_one_error_line(run("replay", "missing" + HOSTILE_NAME, cwd=tmp_path), 5)
+def test_hostile_file_names_are_escaped_in_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    missing = assert_one_error_line(invoke("replay", "missing" + HOSTILE_NAME), 5)
     assert "\\x1b]0;pwned" in missing
     (tmp_path / HOSTILE_NAME).write_text(save_text(CODE, score=30))
-    diverges = run("replay", HOSTILE_NAME, cwd=tmp_path)
+    diverges = invoke("replay", HOSTILE_NAME)
     assert diverges.status == 1 and not RAW_CONTROL.search(diverges.stdout + diverges.stderr)
 
 
-def test_a_file_name_that_is_not_utf8_is_printed_and_json_stays_valid(tmp_path: Path) -> None:
-    name = b"g\xff\xfe.yaml"
-    outcome = run("deal", CODE, "-o", name, cwd=tmp_path)  # type: ignore[arg-type]
+def test_a_file_name_that_is_not_utf8_is_printed_and_json_stays_valid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    name = "g\udcff\udcfe.yaml"  # the bytes g\xff\xfe.yaml, as Python gets them from argv
+    outcome = invoke("deal", CODE, "-o", name)
     assert outcome.status == 0 and "saved to g\\xff\\xfe.yaml" in outcome.stdout
-    document = run("show", name, "--json", cwd=tmp_path)  # type: ignore[arg-type]
-    assert document.status == 0 and json.loads(document.stdout)["file"] == "g\udcff\udcfe.yaml"
-    missing = run("replay", b"m\xff.yaml", cwd=tmp_path)  # type: ignore[arg-type]
+    missing = invoke("replay", "m\udcff.yaml")
     assert "m\\xff.yaml" in assert_one_error_line(missing, 5)
+    document = run("show", b"g\xff\xfe.yaml", "--json", cwd=tmp_path)  # type: ignore[arg-type]
+    assert document.status == 0 and json.loads(document.stdout)["file"] == name  # valid UTF-8 (ASCII) JSON
 
 
 def test_a_session_line_with_control_characters_is_escaped_in_the_error(tmp_path: Path) -> None:
     save = make_save(tmp_path, CODE)
     message = assert_one_error_line(invoke("play", str(save), input="\x1b[2J\n"), 2)
     assert "\\x1b[2J" in message
+
+
+def test_json_as_the_value_of_an_option_does_not_ask_for_json(tmp_path: Path) -> None:
+    outcome = invoke("replay", str(make_save(tmp_path, CODE)), "--expect-score", "--json")
+    assert "'--json' is not a valid integer" in assert_one_error_line(outcome, 2) and outcome.stdout == ""

@@ -59,7 +59,7 @@ class PyramideGroup(TyperGroup):
         except ClickException as error:
             status = error.exit_code
             kind = ExitStatus(status) if status in iter(ExitStatus) else ExitStatus.USAGE
-            if "--json" in arguments:
+            if self.asks_for_json(arguments):
                 emit_json(error_document(usage_message(error, arguments), kind))
             elif isinstance(error, NoArgsIsHelpError):
                 error.show()
@@ -72,6 +72,26 @@ class PyramideGroup(TyperGroup):
         if standalone_mode:
             sys.exit(status)
         return status
+
+    def asks_for_json(self, arguments: Sequence[str]) -> bool:
+        """Whether ``--json`` is among the arguments as the flag, not as the value of an option
+        (``replay g.yaml --expect-score --json`` is a usage error in text)."""
+        command = self.commands.get(arguments[0]) if arguments else None
+        if command is None:
+            return "--json" in arguments
+        takes_value = {name for param in command.params if getattr(param, "is_flag", True) is False
+                       and not getattr(param, "count", False) for name in getattr(param, "opts", ())}
+        value_next = False
+        for argument in arguments[1:]:
+            if value_next:
+                value_next = False
+            elif argument == "--":
+                return False
+            elif argument == "--json":
+                return True
+            else:
+                value_next = argument in takes_value
+        return False
 
 
 HELP = """Pyramid solitaire for the terminal, for scripts and for bots.
