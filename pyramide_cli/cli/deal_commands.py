@@ -26,7 +26,8 @@ Without CODE the deal number is random.  A deal code (R21-R22, case-insensitive)
 the same cards under the same rules on any machine; --rules deals the same number under other
 rules (R23: same pyramid).  --from-layout starts a custom deal (R24) from a layout file
 (docs/cli.md).  The file is pyramide-<code>.yaml unless -o says otherwise, and an existing file
-is never overwritten without --force.
+is never overwritten without --force (which replaces only a save or an empty file, never a
+FIFO, a device or a file of another kind, also behind a link).
 
 \b
 Rules: a preset N (default), T (3 passes), E (2 passes) or O (1 pass), then +variants:
@@ -67,7 +68,8 @@ Examples:
   pyramide show py1-n-aaaaaas --ascii          # codes are case-insensitive
   pyramide show g.yaml --json --reveal         # JSON, with the face-down stock
 
-Exit: 0 ok, 4 bad code or file, 5 missing or unreadable file.
+Exit: 0 ok, 4 bad code or file (also not UTF-8 or over 2 MiB), 5 missing, unreadable or not a
+regular file.
 """
 
 @app.command(help=DEAL_HELP, short_help="Deal a new game into a save file; print its code and board.")
@@ -75,7 +77,7 @@ def deal(
     code: Annotated[Optional[str], typer.Argument(metavar="CODE", help="A deal code such as PY1-N-AAAAAAS; random when left out.", show_default=False)] = None,
     rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict, N+recycles=2 (default N, or the code's).", show_default=False)] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="The save file to write (default pyramide-<code>.yaml).", show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it is a save (or an empty file).")] = False,
     from_layout: Annotated[Optional[str], typer.Option("--from-layout", metavar="LAYOUT", help="Start a custom deal from a layout file (R24).", show_default=False)] = None,
     assist: Annotated[bool, typer.Option("--assist/--no-assist", help="Error help (R15) saved with the game.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the code.")] = False,

@@ -42,7 +42,8 @@ A game that ends here (won, lost, or resigned) is counted in the statistics (`py
 once; --no-record leaves it out.  A statistics database that cannot take it gives a warning line
 and changes nothing else.
 
-Exit: 0 ok, 2 unreadable tap or move, 3 refused, 4 bad save file, 5 missing file or lock timeout.
+Exit: 0 ok, 2 unreadable tap or move, 3 refused, 4 bad save file, 5 missing file, not a regular
+file or lock timeout (with --json the error lists the steps saved before it).
 """
 
 

@@ -94,7 +94,7 @@ def solve(
     max_states: Annotated[Optional[int], typer.Option("--max-states", metavar="N", help=LIMIT_HELP + " [default: 5000000]", show_default=False)] = None,
     timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help=TIMEOUT_HELP + " [default: 60]", show_default=False)] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write the winning line as a save file (replay confirms it won).", show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it exists.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it is a save (or an empty file).")] = False,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
