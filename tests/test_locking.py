@@ -56,7 +56,7 @@ def test_waiters_are_served_in_arrival_order_and_a_releaser_queues_behind_them(t
         thread = threading.Thread(target=waiter, args=(f"waiter {number}",))
         thread.start()
         threads.append(thread)
-        assert wait_for(lambda: blocked_waits(save) == number + 1), "the waiter never blocked in flock"
+        assert wait_for(lambda number=number: blocked_waits(save) == number + 1), "the waiter never blocked in flock"
     holder.__exit__(None, None, None)
     with SaveLock(save, timeout=30):  # the holder wants it again at once: it comes after the others
         order.append("holder again")

@@ -18,7 +18,6 @@ Save files are precious (DEVELOPERS.md).  The promises kept here (``docs/reliabi
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import stat
@@ -26,64 +25,24 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from ..engine.errors import PyramideError, quoted, quoted_name
+from ..engine.errors import quoted_name
+from .file_errors import (
+    FileAccessError, FileContentError, LockTimeoutError, describe_os_error, kind_of_file, process_runs,
+)
+from .locking import DEFAULT_LOCK_TIMEOUT, SaveLock, lock_timeout
+
+__all__ = [
+    "DEFAULT_LOCK_TIMEOUT", "MAX_FILE_BYTES", "SAVE_OUTPUT", "STALE_TEMPORARY_AGE", "FileAccessError",
+    "FileContentError", "LockTimeoutError", "OutputKind", "SaveLock", "atomic_write", "check_output", "csv_output",
+    "describe_os_error", "kind_of_file", "lock_timeout", "read_head", "read_text", "remove_stale_temporaries",
+]
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """The largest save or layout file read (2 MiB; a save holding the longest history is about 0.7 MB)."""
 STALE_TEMPORARY_AGE = 5.0
 """A temporary file of a writer that no longer runs is removed once it is this many seconds old (the
 age keeps the file of a live writer in another PID namespace, whose process we cannot see)."""
-
-
-class FileAccessError(PyramideError, OSError):
-    """A file that cannot be read or written: missing, not allowed, not a regular file, disk full, … (exit 5)."""
-
-
-class FileContentError(PyramideError, ValueError):
-    """A file that was read but cannot be what it should be: not UTF-8 text, larger than the ceiling (exit 4).
-
-    ``problem`` is the message without the file name, for callers that name the file their own way
-    (``bad save file 'g.yaml': not UTF-8 text …``).
-    """
-
-    def __init__(self, path: Path | str, problem: str) -> None:
-        super().__init__(f"{quoted_name(path)}: {problem}")
-        self.problem = problem
-
-
-class LockTimeoutError(FileAccessError):
-    """Another process kept the save locked for longer than the timeout."""
-
-
-def describe_os_error(error: OSError, path: Path | str, doing: str) -> str:
-    """One line such as ``cannot write 'g.yaml': permission denied``."""
-    reason = {
-        errno.ENOENT: "no such file or folder",
-        errno.EACCES: "permission denied",
-        errno.EPERM: "operation not permitted",
-        errno.EISDIR: "it is a folder",
-        errno.ENOTDIR: "a part of the path is not a folder",
-        errno.ENOSPC: "no space left on the device",
-        errno.EROFS: "read-only file system",
-        errno.ENAMETOOLONG: "the name is too long",
-        errno.ELOOP: "too many symbolic links (or a symbolic link where none may be)",
-    }.get(error.errno or 0, error.strerror or str(error))
-    return f"cannot {doing} {quoted_name(path)}: {reason}"
-
-
-def kind_of_file(mode: int) -> str:
-    """``a FIFO``, ``a device``, ``a folder`` … (what a file that is not a regular one is)."""
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -222,21 +181,6 @@ def _fsync_folder(folder: Path) -> None:
         os.close(descriptor)
 
 
-def _process_runs(pid: int) -> bool:
-    """Whether a process ``pid`` exists here (one we may not signal still exists)."""
-    if pid <= 0:
-        return True  # not a pid we wrote: leave the file alone
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    except OSError:
-        return True
-    return True
-
-
 def remove_stale_temporaries(target: Path | str, now: float | None = None) -> list[Path]:
     """Remove the ``.NAME.<pid>.<hex>.tmp`` files beside ``target`` that writers killed inside a write
     left behind; return them.
@@ -264,7 +208,7 @@ def remove_stale_temporaries(target: Path | str, now: float | None = None) -> li
         except OSError:
             continue
         if (pid == os.getpid() or not stat.S_ISREG(status.st_mode) or now - status.st_mtime < STALE_TEMPORARY_AGE
-                or _process_runs(pid)):
+                or process_runs(pid)):
             continue
         try:
             os.unlink(entry.path)
@@ -346,16 +290,3 @@ def check_output(name: str | Path, force: bool, kind: OutputKind = SAVE_OUTPUT) 
         raise FileAccessError(f"cannot write {shown}: it is not {kind.name}, and --force replaces only "
                               f"{kind.name} (or an empty file); remove it yourself or name another file")
     return path
-
-
-# -- locking (storage/locking.py) ----------------------------------------------------------------
-_LOCKING_NAMES = ("SaveLock", "lock_timeout", "DEFAULT_LOCK_TIMEOUT")
-
-
-def __getattr__(name: str) -> Any:
-    """``SaveLock`` and ``lock_timeout`` live in :mod:`.locking`; importing them from here still works."""
-    if name in _LOCKING_NAMES:
-        from . import locking
-
-        return getattr(locking, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

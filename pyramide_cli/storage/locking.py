@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.errors import quoted_name
-from .files import FileAccessError, LockTimeoutError, _process_runs, describe_os_error, kind_of_file
+from .file_errors import FileAccessError, LockTimeoutError, describe_os_error, kind_of_file, process_runs
 
 DEFAULT_LOCK_TIMEOUT = 10.0
 """Seconds to wait for the other processes to finish with a save (``PYRAMIDE_LOCK_TIMEOUT`` overrides)."""
@@ -77,7 +77,7 @@ class Ticket:
 
     (A plain class: a dataclass costs a millisecond of start-up on every ``play``.)"""
 
-    __slots__ = ("id", "pid", "gives_up")
+    __slots__ = ("gives_up", "id", "pid")
 
     def __init__(self, id: str, pid: int, gives_up: float) -> None:  # noqa: A002 - the ticket's id
         self.id, self.pid, self.gives_up = id, pid, gives_up
@@ -97,7 +97,7 @@ class Ticket:
             return None
 
     def is_live(self, now: float) -> bool:
-        return self.gives_up > now and (self.pid == os.getpid() or _process_runs(self.pid))
+        return self.gives_up > now and (self.pid == os.getpid() or process_runs(self.pid))
 
 
 class _Queue:
