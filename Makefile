@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench replay-examples install clean catalogs
+.PHONY: play test bench reliability replay-examples install clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,11 @@ bench: $(STAMP)
 # Adds new messages to the translations (po/*.po) and compiles them (locale/*/LC_MESSAGES/*.mo).
 catalogs: $(STAMP)
 	$(BIN)/python -m pyramide_cli.i18n.extract
+
+# Kill, concurrency and lock-order figures and the hostile inputs of docs/reliability.md (Linux, a few
+# minutes; not part of `make test`).  Options: make reliability ARGS="--kills 300 --fuzz-examples 3000"
+reliability: $(STAMP)
+	$(BIN)/python bench/reliability.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .coverage htmlcov .pytest_cache .hypothesis

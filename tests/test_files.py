@@ -12,7 +12,7 @@ import pytest
 
 from pyramide_cli.storage import files
 from cli_support import unwritable_folder
-from pyramide_cli.storage.files import FileAccessError, LockTimeoutError, SaveLock, atomic_write, lock_timeout, read_text
+from pyramide_cli.storage.files import FileAccessError, FileContentError, LockTimeoutError, SaveLock, atomic_write, lock_timeout, read_text
 
 def test_atomic_write_replaces_the_whole_file_and_leaves_no_temporary(tmp_path: Path) -> None:
     target = tmp_path / "g.yaml"
@@ -63,7 +63,7 @@ def test_read_text_errors_say_what_is_wrong(tmp_path: Path) -> None:
         read_text(tmp_path)
     binary = tmp_path / "binary.yaml"
     binary.write_bytes(b"\xff\xfe\x00garbage")
-    with pytest.raises(FileAccessError, match="not UTF-8"):
+    with pytest.raises(FileContentError, match="not UTF-8"):  # the content is wrong: exit 4, not 5
         read_text(binary)
 
 
@@ -117,3 +117,98 @@ def test_a_symbolic_link_keeps_pointing_at_the_file_it_names(tmp_path: Path) -> 
     link.symlink_to(real)
     atomic_write(link, "new")
     assert link.is_symlink() and real.read_text() == "new"
+
+
+# -- stale temporary files (issue 12, item 7) ------------------------------------------------------
+def dead_pid() -> int:
+    """The pid of a process that has just ended."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def temporary_of(folder: Path, name: str, pid: int, age: float) -> Path:
+    path = folder / f".{name}.{pid}.{os.urandom(4).hex()}.tmp"
+    path.write_text("half a save")
+    os.utime(path, (time.time() - age, time.time() - age))
+    return path
+
+
+def test_a_write_removes_the_stale_temporaries_of_its_file_and_nothing_else(tmp_path: Path) -> None:
+    target = tmp_path / "g.yaml"
+    target.write_text("old")
+    dead = dead_pid()
+    stale = temporary_of(tmp_path, "g.yaml", dead, age=60)
+    young = temporary_of(tmp_path, "g.yaml", dead, age=0)  # perhaps a writer we cannot see: too young
+    live = temporary_of(tmp_path, "g.yaml", os.getppid(), age=3600)  # a live writer's: never touched
+    other = temporary_of(tmp_path, "h.yaml", dead, age=60)  # another file's: not ours to judge
+    mine = temporary_of(tmp_path, "g.yaml", os.getpid(), age=60)
+    odd = tmp_path / f".g.yaml.{dead}.notahex.tmp"
+    odd.write_text("x")
+    atomic_write(target, "new")
+    assert target.read_text() == "new"
+    assert not stale.exists()
+    assert young.exists() and live.exists() and other.exists() and mine.exists() and odd.exists()
+
+
+def test_a_writer_killed_inside_the_write_leaves_a_temporary_that_the_next_write_removes(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    target = tmp_path / "g.yaml"
+    target.write_text("precious")
+    script = (
+        "import os, sys, time\n"
+        "from pyramide_cli.storage import files\n"
+        "files.os.fsync = lambda fd: (print('writing', flush=True), time.sleep(60))\n"
+        "files.atomic_write(sys.argv[1], 'never finished')\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script, str(target)], stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None and child.stdout.readline() == "writing\n"
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    left = [path for path in tmp_path.iterdir() if path.name.endswith(".tmp")]
+    assert len(left) == 1 and target.read_text() == "precious"
+    os.utime(left[0], (time.time() - files.STALE_TEMPORARY_AGE - 1,) * 2)
+    atomic_write(target, "next")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["g.yaml"]
+
+
+# -- locking (issue 12, item 8) ----------------------------------------------------------------------
+def test_without_fcntl_locking_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "fcntl", None)  # what `import fcntl` meets on Windows
+    with pytest.raises(FileAccessError, match="no POSIX file locks"):
+        with SaveLock(tmp_path / "g.yaml"):
+            pass
+
+
+def test_the_lock_files_sit_beside_the_file_a_link_names(tmp_path: Path) -> None:
+    real = tmp_path / "games" / "real.yaml"
+    real.parent.mkdir()
+    real.write_text("x")
+    link = tmp_path / "g.yaml"
+    link.symlink_to(real)
+    with SaveLock(link, timeout=5):
+        with pytest.raises(LockTimeoutError):
+            with SaveLock(real, timeout=0):  # the same save under its other name
+                pass
+    assert sorted(path.name for path in real.parent.iterdir()) == ["real.yaml", "real.yaml.lock", "real.yaml.queue"]
+
+
+def test_a_lock_file_that_is_a_link_or_a_fifo_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "g.yaml.lock").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(FileAccessError, match="lock file"):
+        with SaveLock(tmp_path / "g.yaml", timeout=0):
+            pass
+    assert not (tmp_path / "elsewhere").exists()
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "h.yaml.lock")
+        with pytest.raises(FileAccessError, match="a FIFO"):
+            with SaveLock(tmp_path / "h.yaml", timeout=0):
+                pass

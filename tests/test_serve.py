@@ -181,7 +181,7 @@ def test_save_is_atomic_keeps_what_it_should_and_never_overwrites_by_accident(tm
     ask(server, op="play", input="draw")
     assert ask(server, op="save")["file"] == str(target)  # back to the file it came from
     assert len(load_game(target).game.history) == 1
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["g.yaml", "g.yaml.lock"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["g.yaml", "g.yaml.lock", "g.yaml.queue"]
 
 
 def test_a_level_deal_and_the_daily_deal() -> None:

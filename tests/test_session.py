@@ -133,3 +133,33 @@ def test_the_stopwatch_caps_long_pauses() -> None:
     assert watch.lap() == 5.0
     assert watch.lap() == MAX_PAUSE
     assert watch.lap() == 0.0  # a clock going backwards adds nothing
+
+
+@pytest.mark.parametrize("line, value", [
+    ("time_played", "0.04"), ("time_played", "42"), ("time_played", "1.0e-05"), ("time_played", "12.345678"),
+    ("deal", "py1-n-aaaaaas"), ("daily", "'2026-03-14'"),
+])
+def test_a_refused_move_never_rewrites_a_file_whose_values_would_round_trip_differently(
+        tmp_path: Path, line: str, value: str) -> None:
+    """Issue 12, item 3: ``time_played: 0.04`` became ``0.0`` after a refused move."""
+    path = make_save(tmp_path, CODE, "KC")
+    text = path.read_text()
+    if f"\n{line}:" in text:
+        text = "\n".join(f"{line}: {value}" if row.startswith(f"{line}:") else row for row in text.splitlines()) + "\n"
+    else:
+        text = text.replace("\nhistory:", f"\n{line}: {value}\nhistory:")
+    text = text.replace("rules: N\n", "") + "# a comment at the end\n"
+    path.write_text(text)
+    for words in (["AD"], ["5D+AS"], ["recycle"]):
+        result = play_words(path, words)
+        assert result.refused is not None and not result.written
+        assert path.read_text() == text
+
+
+def test_time_added_is_rounded_but_a_value_read_is_written_back_as_it_was(tmp_path: Path) -> None:
+    path = make_save(tmp_path, CODE)
+    path.write_text(path.read_text().replace("time_played: 0.0", "time_played: 0.04"))
+    play_words(path, ["draw"])  # no time added: the value stays exactly
+    assert "time_played: 0.04\n" in path.read_text()
+    play_words(path, ["draw"], time_added=1.234)
+    assert "time_played: 1.3\n" in path.read_text()

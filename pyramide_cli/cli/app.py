@@ -16,19 +16,34 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from . import typer_speed
-from .common import emit_json, error_document
+from .common import emit_json, error_document, say_error
 from .exit_codes import ExitStatus, exit_status_table
 
 typer_speed.install()
 
 try:  # Typer vendors Click in recent releases
-    from typer._click.exceptions import ClickException  # type: ignore[import-not-found]
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - older Typer on top of Click
-    from click.exceptions import ClickException  # type: ignore[no-redef]
+    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[no-redef]
+
+
+def usage_message(error: ClickException, arguments: Sequence[str] = ()) -> str:
+    """Click's message for a usage error, with where to read more: ``No such option: --bogus (see
+    `pyramide play --help`)`` — one line instead of Click's Usage/Try/Error block."""
+    message = error.format_message().rstrip().rstrip(".")
+    context = getattr(error, "ctx", None)
+    if context is not None:
+        where = context.command_path
+    elif arguments and arguments[0] in {command_name(info) for info in app.registered_commands}:
+        where = f"pyramide {arguments[0]}"
+    else:
+        where = "pyramide"
+    return f"{message} (see `{where} --help`)"
 
 
 class PyramideGroup(TyperGroup):
-    """Click's own usage errors keep exit status 2; with ``--json`` they come as one JSON document."""
+    """Click's own usage errors keep exit status 2 and come as the one ``pyramide: …`` line every error
+    gets (or, with ``--json``, as one JSON document); asking for nothing still shows the help."""
 
     def main(  # type: ignore[override]
         self,
@@ -43,11 +58,13 @@ class PyramideGroup(TyperGroup):
             status = super().main(arguments, prog_name, complete_var, standalone_mode=False, **extra)
         except ClickException as error:
             status = error.exit_code
-            if "--json" in arguments:
-                emit_json(error_document(error.format_message(), ExitStatus(status) if status in
-                                         iter(ExitStatus) else ExitStatus.USAGE))
-            else:
+            kind = ExitStatus(status) if status in iter(ExitStatus) else ExitStatus.USAGE
+            if self.asks_for_json(arguments):
+                emit_json(error_document(usage_message(error, arguments), kind))
+            elif isinstance(error, NoArgsIsHelpError):
                 error.show()
+            else:
+                say_error(usage_message(error, arguments))
         except typer.Abort:
             sys.stderr.write("Aborted!\n")
             status = 1
@@ -55,6 +72,26 @@ class PyramideGroup(TyperGroup):
         if standalone_mode:
             sys.exit(status)
         return status
+
+    def asks_for_json(self, arguments: Sequence[str]) -> bool:
+        """Whether ``--json`` is among the arguments as the flag, not as the value of an option
+        (``replay g.yaml --expect-score --json`` is a usage error in text)."""
+        command = self.commands.get(arguments[0]) if arguments else None
+        if command is None:
+            return "--json" in arguments
+        takes_value = {name for param in command.params if getattr(param, "is_flag", True) is False
+                       and not getattr(param, "count", False) for name in getattr(param, "opts", ())}
+        value_next = False
+        for argument in arguments[1:]:
+            if value_next:
+                value_next = False
+            elif argument == "--":
+                return False
+            elif argument == "--json":
+                return True
+            else:
+                value_next = argument in takes_value
+        return False
 
 
 HELP = """Pyramid solitaire for the terminal, for scripts and for bots.

@@ -4,6 +4,12 @@ A command body runs inside :func:`reporting`: a :class:`~pyramide_cli.engine.err
 becomes one line on stderr (or, with ``--json``, one JSON document on stdout) and the exit status
 of its family (:mod:`.exit_codes`).  ``PYRAMIDE_DEBUG=1`` lets the exception through with its
 traceback instead.
+
+Text a user controls (file names, deal codes, taps, values read from a file) can hold escape
+sequences that would act on the terminal, newlines that would forge a second line, or be 100,000
+characters long.  :func:`shown` is the one helper for printing such text in an output line
+(``saved to NAME``); :func:`say_error` and the JSON ``error.message`` pass every message through
+:func:`one_line`, so an error is always exactly one escaped, bounded line.
 """
 
 from __future__ import annotations
@@ -17,8 +23,10 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..engine.errors import CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError
-from ..storage.files import FileAccessError
+from ..engine.errors import (
+    CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError, escaped,
+)
+from ..storage.files import FileAccessError, FileContentError
 from ..storage.save import SaveFileError
 from ..storage.session import PlayResult, describe
 from .render import Extras, Style, card_name, style_for
@@ -50,6 +58,8 @@ def status_for(error: PyramideError) -> ExitStatus:
         return error.status
     if isinstance(error, FileAccessError):
         return ExitStatus.FILE_ERROR
+    if isinstance(error, FileContentError):
+        return ExitStatus.BAD_INPUT
     if isinstance(error, IllegalMoveError):
         return ExitStatus.ILLEGAL_MOVE
     if isinstance(error, (DealCodeError, SaveFileError)):
@@ -64,22 +74,59 @@ def kind_of(status: ExitStatus) -> str:
     return status.name.lower().replace("_", "-")
 
 
+# -- user text in output -----------------------------------------------------------------------
+NAME_LIMIT = 200
+"""The most characters of a file name or other user text printed in an output line."""
+MESSAGE_LIMIT = 500
+"""The most characters of an error message (longer ones keep their start and end)."""
+
+
+def shown(text: object, limit: int = NAME_LIMIT) -> str:
+    """User text (a file name, a code, a tap) ready for an output line: control characters, escape
+    sequences and undecodable bytes written as escapes (``\\x1b``), and at most ``limit`` characters
+    (the start and the end are kept).  Use it wherever a line prints something the user typed or a
+    file held: ``echo(f"saved to {shown(path)}")``."""
+    return _bounded(escaped(str(text)), limit)
+
+
+def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """An error message as one escaped line of at most about ``limit`` characters."""
+    return _bounded(escaped(message), limit)
+
+
+def _bounded(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    keep = max(limit - 40, 20)
+    head, tail = keep * 2 // 3, keep - keep * 2 // 3
+    return f"{text[:head]}…[{len(text) - head - tail:,} characters left out]…{text[-tail:]}"
+
+
 def error_document(message: str, status: ExitStatus, **details: Any) -> dict[str, Any]:
-    error = {"kind": kind_of(status), "exit_status": int(status), "message": message}
+    error = {"kind": kind_of(status), "exit_status": int(status), "message": one_line(message)}
     error.update(details.pop("error", {}))
     return {"ok": False, "error": error, **details}
 
 
 def emit_json(document: dict[str, Any]) -> None:
-    """Print one JSON document on one line, with the schema version first (``docs/cli.md``, "JSON schema")."""
+    """Print one JSON document on one line, with the schema version first (``docs/cli.md``, "JSON schema"),
+    always valid UTF-8: text that is not (a file name with bytes that are not UTF-8) makes the whole
+    document ASCII with ``\\u`` escapes instead."""
     import json
 
-    sys.stdout.write(json.dumps({"schema": JSON_SCHEMA_VERSION, **document}, ensure_ascii=False) + "\n")
+    document = {"schema": JSON_SCHEMA_VERSION, **document}
+    text = json.dumps(document, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(document)
+    sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
 
 def say_error(message: str) -> None:
-    sys.stderr.write(f"pyramide: {message}\n")
+    """The one line of an error on stderr: ``pyramide: …``, escaped and bounded (:func:`one_line`)."""
+    sys.stderr.write(f"pyramide: {one_line(message)}\n")
     sys.stderr.flush()
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -10,16 +9,16 @@ import typer
 from ..engine.deal import Deal
 from ..engine.game import Game
 from ..engine.rules import Rules
-from ..storage.files import SaveLock
+from ..storage.files import SaveLock, check_output
 from ..storage.save import SaveData, write_save
 from .app import app
 from .completion import complete_level, complete_rules
 from .common import (
     AsciiOption, FrenchOption, JsonOption, RevealOption, board_style, echo, emit_json, extras_of, reporting,
-    usage_error,
+    shown, usage_error,
 )
 from .render import Extras, game_state, render_board
-from .targets import load_target, refuse_existing
+from .targets import load_target
 
 DEAL_HELP = """Deal a new game and write it to a save file; print its code and the board.
 
@@ -27,7 +26,8 @@ Without CODE the deal number is random.  A deal code (R21-R22, case-insensitive)
 the same cards under the same rules on any machine; --rules deals the same number under other
 rules (R23: same pyramid).  --from-layout starts a custom deal (R24) from a layout file
 (docs/cli.md).  The file is pyramide-<code>.yaml unless -o says otherwise, and an existing file
-is never overwritten without --force.
+is never overwritten without --force (which replaces only a save or an empty file, never a
+FIFO, a device or a file of another kind, also behind a link).
 
 \b
 Rules: a preset N (default), T (3 passes), E (2 passes) or O (1 pass), then +variants:
@@ -68,7 +68,8 @@ Examples:
   pyramide show py1-n-aaaaaas --ascii          # codes are case-insensitive
   pyramide show g.yaml --json --reveal         # JSON, with the face-down stock
 
-Exit: 0 ok, 4 bad code or file, 5 missing or unreadable file.
+Exit: 0 ok, 4 bad code or file (also not UTF-8 or over 2 MiB), 5 missing, unreadable or not a
+regular file.
 """
 
 @app.command(help=DEAL_HELP, short_help="Deal a new game into a save file; print its code and board.")
@@ -76,7 +77,7 @@ def deal(
     code: Annotated[Optional[str], typer.Argument(metavar="CODE", help="A deal code such as PY1-N-AAAAAAS; random when left out.", show_default=False)] = None,
     rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict, N+recycles=2 (default N, or the code's).", show_default=False, autocompletion=complete_rules)] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="The save file to write (default pyramide-<code>.yaml).", show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it is a save (or an empty file).")] = False,
     from_layout: Annotated[Optional[str], typer.Option("--from-layout", metavar="LAYOUT", help="Start a custom deal from a layout file (R24).", show_default=False)] = None,
     assist: Annotated[bool, typer.Option("--assist/--no-assist", help="Error help (R15) saved with the game.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the code.")] = False,
@@ -92,8 +93,8 @@ def deal(
         if code is not None and from_layout is not None:
             raise usage_error("give a deal code or --from-layout, not both")
         chosen_rules = Rules.parse(rules) if rules is not None else None
-        if output:
-            refuse_existing(Path(output), force)  # before a level search, not after it
+        if output is not None:
+            check_output(output, force)  # before a level search, not after it
         picked_level = picked_daily = None
         if level is not None or daily or seed is not None or date is not None:
             from .grade_commands import pick_deal
@@ -103,10 +104,10 @@ def deal(
             new_deal, picked_level, picked_daily = pick_deal(level, seed, daily, date, chosen_rules, code is not None)
         else:
             new_deal = _make_deal(code, chosen_rules, from_layout)
-        path = Path(output) if output else Path(f"pyramide-{new_deal.code}.yaml")
+        path = check_output(output if output is not None else f"pyramide-{new_deal.code}.yaml", force)
         data = SaveData.new(new_deal, assist=assist, level=picked_level, daily=picked_daily)
         with SaveLock(path):
-            refuse_existing(path, force)
+            check_output(path, force)
             write_save(path, data)
         game = Game(new_deal, assist)
         extras = extras_of(data)
@@ -116,7 +117,7 @@ def deal(
         elif quiet:
             echo(new_deal.code)
         else:
-            echo(f"{new_deal.code}  (rules {new_deal.rules.name}) saved to {path}")
+            echo(f"{new_deal.code}  (rules {new_deal.rules.name}) saved to {shown(path)}")
             if picked_level is not None:
                 from .grade_commands import pick_text
 

@@ -26,12 +26,12 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..engine.errors import MoveSyntaxError, PyramideError, UnknownWordError
+from ..engine.errors import MoveSyntaxError, PyramideError, UnknownWordError, quoted
 from ..engine.game import Game
 from ..engine.position import Termination
 from ..storage.files import LockTimeoutError
 from ..storage.session import PlayResult, Stopwatch, count_hint, play_words, refusal_line
-from .common import counted, echo, extras_of, print_steps, say_error
+from .common import counted, echo, extras_of, print_steps, say_error, shown
 from .render import Style, card_name, format_duration, render_board
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ def replaced_lines(replaced: Replaced, new: SaveData, restart: bool) -> list[str
     """What a person reads after ``new``, ``restart`` or ``play --new-if-finished``."""
     if not replaced.replaced:
         return ["The file was played by another process meanwhile: nothing was replaced."]
-    lines = [] if replaced.kept is None else [f"The last game is kept as {replaced.kept}."]
+    lines = [] if replaced.kept is None else [f"The last game is kept as {shown(replaced.kept)}."]
     level = "" if new.level is None else f", level {new.level.value}"
     if restart:
         lines.append(f"The same deal again: {new.deal} (rules {new.rules}){level}.")
@@ -159,10 +159,10 @@ class Session:
     """One session on one save file: the lines it reads and what it prints (see the module docstring)."""
 
     def __init__(self, path: Path, interactive: bool, assist: bool | None, style: Style, json_output: bool,
-                 quiet: bool, stats: StatsDB | Path | None) -> None:
+                 quiet: bool, stats: StatsDB | Path | None, results: list[PlayResult] | None = None) -> None:
         self.path, self.interactive, self.assist, self.style = path, interactive, assist, style
         self.json_output, self.quiet, self.stats = json_output, quiet, stats
-        self.results: list[PlayResult] = []
+        self.results: list[PlayResult] = [] if results is None else results
         self.hints: list[str] = []
         self.warnings: list[str] = []
         self.kept: list[str] = []
@@ -212,7 +212,7 @@ class Session:
             sys.stdout.write("\n")
         self.last = self.played(play_words(self.path, [], self.assist, self.stopwatch.lap(), stats=self.stats))
         if self.interactive and not self.quiet:
-            echo(f"Saved to {self.path}.")
+            echo(f"Saved to {shown(self.path)}.")
 
     @property
     def over(self) -> bool:
@@ -260,7 +260,7 @@ class Session:
         except UnknownWordError as error:
             if not self.interactive:
                 raise MoveSyntaxError(unknown_word_message(error.word)) from None
-            say_error(f"unknown word {error.word!r}: type help to see the cards, moves and commands you can use")
+            say_error(f"unknown word {quoted(error.word)}: type help to see the cards, moves and commands you can use")
             return True
         except (MoveSyntaxError, LockTimeoutError) as error:
             if not self.interactive:
@@ -371,14 +371,16 @@ def start_next_if_over(path: Path, stats: StatsDB | Path | None, talking: bool) 
 def run_session(
     path: Path, stream: IO[str], interactive: bool, assist: bool | None, style: Style,
     json_output: bool, quiet: bool, stats: StatsDB | Path | None = None,
+    results_so_far: list[PlayResult] | None = None,
 ) -> tuple[list[PlayResult], PlayResult, dict[str, Any]]:
     """Play lines from ``stream`` (or the prompt) on the save at ``path``.
 
     Returns the batches played (for the final report), the last one (its game is the game now)
     and extra fields for the JSON document (the hints given, the games kept, warnings).  Warnings
     (a game the statistics could not count) are printed as they come, or only returned with
-    ``json_output``.
+    ``json_output``.  The batches are also appended to ``results_so_far`` as they are saved, so a
+    caller still knows them when an error ends the session.
     """
-    session = Session(path, interactive, assist, style, json_output, quiet, stats)
+    session = Session(path, interactive, assist, style, json_output, quiet, stats, results_so_far)
     session.run(stream)
     return session.results, session.last, session.extra()

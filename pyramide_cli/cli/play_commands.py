@@ -12,9 +12,10 @@ from ..storage.session import PlayResult, Step, play_words, refusal_line
 from .app import app
 from .completion import complete_play
 from .common import (
-    AsciiOption, DbOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of,
-    print_steps, reporting, say_error, stats_db, usage_error,
+    AsciiOption, CommandError, DbOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of,
+    kind_of, print_steps, reporting, say_error, shown, stats_db, status_for, usage_error,
 )
+from ..engine.errors import PyramideError, quoted
 from .render import Style, card_name, game_state, render_board
 from .exit_codes import ExitStatus
 
@@ -45,7 +46,8 @@ level), `restart` (this deal again) and `resign`: the last game is kept in the g
 the data folder (never deleted) and the next one takes FILE.  --new-if-finished does the same
 before playing when FILE holds a finished game (`make play` uses it).
 
-Exit: 0 ok, 2 unreadable tap or move, 3 refused, 4 bad save file, 5 missing file or lock timeout.
+Exit: 0 ok, 2 unreadable tap or move, 3 refused, 4 bad save file, 5 missing file, not a regular
+file or lock timeout (with --json the error lists the steps saved before it).
 """
 
 
@@ -129,9 +131,12 @@ def play(
 
             session_word = next((tap for tap in taps if tap.lower() in SESSION_WORDS), None)
             if session_word is not None:
-                raise usage_error(f"{session_word!r} works in a play session (`pyramide play {file}` at a "
+                raise usage_error(f"{quoted(session_word)} works in a play session (`pyramide play {shown(file)}` at a "
                                   "prompt, or a line of stdin), not as an argument")
-            result = play_words(path, taps, assist=assist, stats=stats)
+            try:
+                result = play_words(path, taps, assist=assist, stats=stats)
+            except PyramideError as error:
+                raise failure_after(error, path, []) from error
             if not (json_output or quiet):
                 print_steps(result, style)
             if not json_output:
@@ -144,11 +149,24 @@ def play(
         from .interactive import run_session
 
         interactive = sys.stdin.isatty() and not json_output
-        results, last, extra = run_session(path, sys.stdin, interactive, assist, style, json_output, quiet,
-                                           stats=stats)
+        played: list[PlayResult] = []
+        try:
+            results, last, extra = run_session(path, sys.stdin, interactive, assist, style, json_output, quiet,
+                                               stats=stats, results_so_far=played)
+        except PyramideError as error:
+            raise failure_after(error, path, played) from error
         for key, values in kept.items():
             extra[key] = values + extra.get(key, [])
         finish(path, results, last, style, json_output, quiet or interactive, **extra)
+
+
+def failure_after(error: PyramideError, path: Path, played: list[PlayResult]) -> CommandError:
+    """An error in the middle of a session (a lock timeout, an unreadable line) that still says what was
+    saved before it: its JSON document lists those ``steps``, so a client that retries does not play
+    them twice (they are in the file)."""
+    return CommandError(str(error), status_for(error), file=str(path),
+                        steps=[step_document(step) for result in played for step in result.steps],
+                        written=any(result.written for result in played))
 
 
 def finish(path: Path, results: list[PlayResult], last: PlayResult | None, style: Style,

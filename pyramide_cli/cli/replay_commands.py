@@ -7,6 +7,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from ..engine.errors import quoted
 from ..engine.game import Game
 from ..engine.position import Outcome, Termination
 from ..storage.save import Replay, SaveData, read_save, replay as replay_save
@@ -15,7 +16,7 @@ from .app import app
 from .completion import complete_expect
 from .common import (
     AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, counted, reporting,
-    say_error, usage_error,
+    say_error, shown, usage_error,
 )
 from .exit_codes import ExitStatus
 
@@ -90,7 +91,7 @@ def _expected(text: str) -> Expectation:
         if member.value == text.lower():
             return member
     known = ", ".join(member.value for member in (*Outcome, *Termination))
-    raise usage_error(f"--expect {text!r}: expected one of {known}")
+    raise usage_error(f"--expect {quoted(text)}: expected one of {known}")
 
 
 def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, Any]]) -> str:
@@ -99,7 +100,7 @@ def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, A
     lost = game.outcome is Outcome.LOST and game.termination is not None
     ending = f"lost ({game.termination.value})" if lost else game.outcome.value
     lines = [
-        f"replay {path}: {counted(len(data.history), '{count} action', '{count} actions')}, score {game.score}, "
+        f"replay {shown(path)}: {counted(len(data.history), '{count} action', '{count} actions')}, score {game.score}, "
         f"moves {game.move_count}, {ending}: {verdict}"
     ]
     if data.format == 1:
@@ -132,13 +133,13 @@ def replay(
             raise usage_error(f"--upto {upto}: the history has {actions} (0 to {len(data.history)})")
         result = replay_save(data)
         checks = _expectations(result.game, expected, expect_score)
-        shown = result.game if upto is None else _prefix_game(data, upto)
+        board_game = result.game if upto is None else _prefix_game(data, upto)
         steps = _steps(data, style, json_output) if step else []
         failures = [divergence.message for divergence in result.divergences]
         failures += [f"expected {check['check']} {check['expected']}, replay gives {check['actual']}"
                      for check in checks if not check["ok"]]
         if json_output:
-            document = _document(path, data, result, checks, shown, steps, upto)
+            document = _document(path, data, result, checks, board_game, steps, upto)
             if failures:
                 document["ok"] = False
                 document["error"] = {"kind": kind_of(ExitStatus.CHECK_FAILED),
@@ -146,7 +147,7 @@ def replay(
             emit_json(document)
         else:
             if upto is not None:
-                echo(render_board(shown, style))
+                echo(render_board(board_game, style))
             echo(_report(path, data, result, checks))
             if failures:
                 say_error(f"{path}: {failures[0]}")

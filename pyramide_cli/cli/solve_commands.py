@@ -11,10 +11,10 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..storage.files import SaveLock
+from ..storage.files import SaveLock, check_output, csv_output
 from .app import app
 from .completion import complete_rules
-from .common import CommandError, JsonOption, counted, echo, emit_json, reporting, usage_error
+from .common import CommandError, JsonOption, counted, echo, emit_json, reporting, shown, usage_error
 from .exit_codes import ExitStatus
 
 LIMIT_HELP = "Give up (verdict unknown, exit 7) after exploring this many positions [default: 5000000]."
@@ -75,7 +75,7 @@ Examples:
   pyramide survey --rules N+strict --deals 0-99 --csv strict.csv
   pyramide survey --rules T --deals 0-199 --json
 
-Exit: 0 done, 2 bad option or rules, 5 the CSV file cannot be written.
+Exit: 0 done, 2 bad option or rules, 5 the CSV file exists (without --force) or cannot be written.
 """
 
 
@@ -96,7 +96,7 @@ def solve(
     max_states: Annotated[Optional[int], typer.Option("--max-states", metavar="N", help=LIMIT_HELP, show_default=False)] = None,
     timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help=TIMEOUT_HELP, show_default=False)] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write the winning line as a save file (replay confirms it won).", show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it exists.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it is a save (or an empty file).")] = False,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
@@ -104,6 +104,8 @@ def solve(
         from ..solver import Verdict, solve as run_solver
         from .targets import load_target
 
+        if output is not None:
+            check_output(output, force)  # before the search, not after it
         game, data, source = load_target(target)
         result = run_solver(game, optimal=optimal, limits=limits)
         # A proven verdict is an answer (ok), winnable or not; only "unknown" is a failure to answer.
@@ -126,7 +128,7 @@ def solve(
             if result.winnable:
                 echo(" ".join(str(move) for move in result.solution))
             if written:
-                echo(f"saved to {written}")
+                echo(f"saved to {shown(written)}")
         if status is not ExitStatus.OK:
             raise typer.Exit(int(status))  # unwinnable: an answer, with its own status (like grep's 1)
 
@@ -150,13 +152,12 @@ def _verdict_message(result) -> str:
 
 def _write_solution(path: Path, game, data, solution, force: bool) -> str:
     from ..storage.save import SaveData, write_save
-    from .targets import refuse_existing
 
     for move in solution:
         game.apply(move)
     saved = SaveData.from_game(game, data)
     with SaveLock(path):
-        refuse_existing(path, force)
+        check_output(path, force)
         write_save(path, saved)
     return str(path)
 
@@ -187,6 +188,7 @@ def survey(
     rules: Annotated[str, typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict.", autocompletion=complete_rules)] = "N",
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Worker processes.")] = 1,
     csv_file: Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="Also write one row per deal to FILE.", show_default=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the --csv file if it exists (only a survey CSV or an empty file).")] = False,
     optimal: Annotated[bool, typer.Option("--optimal", help="Solve each winnable deal for the fewest actions.")] = False,
     max_states: Annotated[Optional[int], typer.Option("--max-states", metavar="N", help=SURVEY_LIMIT_HELP, show_default=False)] = None,
     timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help=SURVEY_TIMEOUT_HELP, show_default=False)] = None,
@@ -204,11 +206,13 @@ def survey(
         if jobs < 1:
             raise usage_error(f"--jobs {jobs}: must be at least 1")
         limits = _limits(max_states, timeout)
+        if csv_file is not None:
+            check_output(csv_file, force, SURVEY_CSV)  # before the survey, not after it
         with _progress(len(numbers), show=not json_output and sys.stderr.isatty()) as advance:
             report = run_survey(chosen, numbers, jobs=jobs, limits=limits, optimal=optimal, progress=advance)
         summary = report.summary()
         if csv_file is not None:
-            summary["csv"] = _write_csv(Path(csv_file), report)
+            summary["csv"] = _write_csv(check_output(csv_file, force, SURVEY_CSV), report)
         if json_output:
             emit_json({"ok": True, **summary})
         else:
@@ -236,6 +240,9 @@ class _progress:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.__exit__(*exc)
+
+
+SURVEY_CSV = csv_output("a survey CSV", "number")
 
 
 def _write_csv(path: Path, report) -> str:
@@ -268,5 +275,5 @@ def _survey_text(summary: dict[str, Any]) -> str:
         f"  states mean {states['mean']:,.0f}, median {states['median']:,.0f}, p99 {states['p99']:,.0f}, max {states['max']:,.0f}",
     ]
     if "csv" in summary:
-        lines.append(f"  rows written to {summary['csv']}")
+        lines.append(f"  rows written to {shown(summary['csv'])}")
     return "\n".join(lines)

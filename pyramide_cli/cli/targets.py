@@ -1,19 +1,22 @@
-"""What a command's ``FILE|CODE`` argument names, and whether an output file may be written.
+"""What a command's ``FILE|CODE`` argument names.
 
-Shared by ``show``, ``solve``, ``hint`` and ``grade`` (reading) and by ``deal`` and ``solve -o``
-(writing), so that these commands read their argument and refuse to overwrite a file the same way.
+Shared by ``show``, ``solve``, ``hint`` and ``grade``, so that these commands read their argument
+the same way.  (Whether an output file may be written is :func:`~pyramide_cli.storage.files.check_output`.)
 Kept apart from the command modules so that none of them imports another.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 from pathlib import Path
 
 from ..engine.deal import Deal, looks_like_code
+from ..engine.errors import quoted_name
 from ..engine.game import Game
-from ..storage.files import FileAccessError, read_text
-from ..storage.save import LAYOUT_KEY, SaveData, game_from_save, parse_save
+from ..storage.files import FileAccessError, FileContentError, read_text
+from ..storage.save import LAYOUT_KEY, SaveData, SaveFileError, game_from_save, parse_save, save_source
 
 _LAYOUT_LINE = re.compile(rf"^{LAYOUT_KEY}\s*:", re.MULTILINE)
 
@@ -21,21 +24,30 @@ _LAYOUT_LINE = re.compile(rf"^{LAYOUT_KEY}\s*:", re.MULTILINE)
 def load_target(target: str) -> tuple[Game, SaveData | None, str | None]:
     """The game shown for ``FILE|CODE``: a save, a layout file, or a fresh deal; with the save's data and path."""
     path = Path(target)
-    if path.exists():
-        text = read_text(path)
+    if _exists(path):
+        try:
+            text = read_text(path)
+        except FileContentError as error:
+            raise SaveFileError(f"bad file {quoted_name(target)}: {error.problem}") from None
         if _LAYOUT_LINE.search(text):
             from ..storage.layout_file import parse_layout
 
-            return Game(parse_layout(text, f"bad layout file {target!r}")), None, str(path)
-        source = f"bad save file {target!r}"
+            return Game(parse_layout(text, f"bad layout file {quoted_name(target)}")), None, str(path)
+        source = save_source(target)
         data = parse_save(text, source)
         return game_from_save(data, source), data, str(path)
     if looks_like_code(target):
         return Game(Deal.from_code(target)), None, None
-    raise FileAccessError(f"cannot read {target!r}: no such file (nor a deal code such as PY1-N-AAAAAAS)")
+    raise FileAccessError(f"cannot read {quoted_name(target)}: no such file (nor a deal code such as PY1-N-AAAAAAS)")
 
 
-def refuse_existing(path: Path, force: bool) -> None:
-    """Raise :class:`FileAccessError` (exit 5) when ``path`` exists (even as a dangling link) and not ``force``."""
-    if not force and (path.exists() or path.is_symlink()):
-        raise FileAccessError(f"{str(path)!r} already exists: add --force to overwrite it, or -o to name another file")
+def _exists(path: Path) -> bool:
+    """Whether ``path`` names something; a name no file can have (too long, a NUL) names nothing, and
+    other errors (permission denied) count as something, so that reading it says what is wrong."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, ValueError):
+        return False
+    except OSError as error:
+        return error.errno not in (errno.ENAMETOOLONG, errno.ENOTDIR)
+    return True

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from math import factorial
 
 from .cards import CARDS, Card, parse_card
-from .errors import CardError, DealCodeError, RulesError
+from .errors import CardError, DealCodeError, RulesError, quoted
 from .layout import PYRAMID_SIZE, ROWS
 from .rules import Rules
 
@@ -80,7 +80,7 @@ def decode_base32(text: str) -> int:
         digit = BASE32_ALPHABET.find(char)
         if digit < 0:
             raise DealCodeError(
-                f"bad character {char!r} at position {position + 1} of {text!r}: base32 uses A-Z and 2-7"
+                f"bad character {char!r} at position {position + 1} of {quoted(text)}: base32 uses A-Z and 2-7"
             )
         value = value * 32 + digit
     return value
@@ -133,33 +133,33 @@ class Deal:
     def from_code(cls, code: str) -> Deal:
         """Read ``PY1-N-AAAAAAS`` (case-insensitive); errors say what is wrong with the code."""
         if not isinstance(code, str):
-            raise DealCodeError(f"not a deal code: {code!r}")
+            raise DealCodeError(f"not a deal code: {quoted(code)}")
         text = code.strip().upper()
         parts = text.split("-")
         if len(parts) != 3:
             raise DealCodeError(
-                f"bad deal code {code!r}: expected three parts like PY1-N-AAAAAAS (version, rules, deal)"
+                f"bad deal code {quoted(code)}: expected three parts like PY1-N-AAAAAAS (version, rules, deal)"
             )
         version, segment, body = parts
         if version != CODE_VERSION:
-            raise DealCodeError(f"bad deal code {code!r}: unknown format version {version!r} (this program reads PY1)")
+            raise DealCodeError(f"bad deal code {quoted(code)}: unknown format version {quoted(version)} (this program reads PY1)")
         try:
             rules = Rules.from_code_segment(segment)
         except RulesError as error:
-            raise DealCodeError(f"bad deal code {code!r}: {error}") from None
+            raise DealCodeError(f"bad deal code {quoted(code)}: {error}") from None
         if len(body) not in (NUMBER_LENGTH, CUSTOM_LENGTH):
             raise DealCodeError(
-                f"bad deal code {code!r}: the deal part has {len(body)} characters; "
+                f"bad deal code {quoted(code)}: the deal part has {len(body)} characters; "
                 f"expected {NUMBER_LENGTH} (numbered deal) or {CUSTOM_LENGTH} (custom deal)"
             )
         try:
             value = decode_base32(body)
         except DealCodeError as error:
-            raise DealCodeError(f"bad deal code {code!r}: {error}") from None
+            raise DealCodeError(f"bad deal code {quoted(code)}: {error}") from None
         if len(body) == NUMBER_LENGTH:
             return cls.from_number(value, rules)
         if value >= _PERMUTATIONS:
-            raise DealCodeError(f"bad deal code {code!r}: the custom deal part is out of range")
+            raise DealCodeError(f"bad deal code {quoted(code)}: the custom deal part is out of range")
         return cls(rules, lehmer_unrank(value))
 
     @classmethod

@@ -51,3 +51,74 @@ class IllegalMoveError(PyramideError, ValueError):
     def __init__(self, message: str, refusal: Refusal) -> None:
         super().__init__(message)
         self.refusal = refusal
+
+
+# -- quoting user values in messages -----------------------------------------------------------
+QUOTE_LIMIT = 60
+"""The most characters of one user value a message quotes (a 100,000-character deal code is cut)."""
+NAME_QUOTE_LIMIT = 200
+"""The same for a file name (a long path keeps its start and its end, where the name is)."""
+_HUGE_INT_BITS = 256
+
+
+def escaped(text: str) -> str:
+    """``text`` with every character a terminal could act on written as an escape (``\\x1b``, ``\\n``).
+
+    Escaped: what :meth:`str.isprintable` refuses — C0 and C1 controls, DEL, line and paragraph
+    separators, format characters such as right-to-left overrides, and the lone surrogates that
+    stand for undecodable bytes of a file name (``\\udcff`` is shown as ``\\xff``, the byte it was).
+    Backslashes are left alone: this is for reading, not for parsing back.
+    """
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else _escape_char(char) for char in text)
+
+
+def _escape_char(char: str) -> str:
+    code = ord(char)
+    if char in "\n\r\t":
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}[char]
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (os.fsdecode's surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A user value for a message, like ``repr()`` but bounded and safe on hostile values.
+
+    Text longer than ``limit`` keeps its start and its end (``'PY1-N-AAAA…AAAA' (100,000 characters)``);
+    numbers too long to print are described, not converted (Python refuses to print an int of more
+    than 4,300 digits); lists and mappings are abbreviated without walking them whole.
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return _quoted_text(value)
+        head = limit * 2 // 3
+        start, end = _quoted_text(value[:head]), _quoted_text(value[head - limit:])
+        return f"{start[:-1]}…{end[1:]} ({len(value):,} characters)"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > _HUGE_INT_BITS:
+        return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
+    import reprlib
+
+    shortener = reprlib.Repr()
+    shortener.maxlevel, shortener.maxstring, shortener.maxother = 3, limit, limit
+    shortener.maxlist = shortener.maxdict = shortener.maxtuple = shortener.maxset = 8
+    try:
+        text = shortener.repr(value)
+    except (ValueError, RecursionError):  # an int inside a list that is too long to print
+        text = f"<{type(value).__name__}>"
+    return escaped(text if len(text) <= 2 * limit else text[:2 * limit] + "…")
+
+
+def _quoted_text(text: str) -> str:
+    """``'text'`` as ``repr()`` writes it, but undecodable bytes of a file name shown as the bytes (``\\xff``)."""
+    return "'" + escaped(text.replace("\\", "\\\\").replace("'", "\\'")) + "'"
+
+
+def quoted_name(path: object) -> str:
+    """A file name for a message: :func:`quoted` with room for a long path (``'games/g.yaml'``)."""
+    return quoted(str(path), NAME_QUOTE_LIMIT)

@@ -1,79 +1,147 @@
-"""Reading and writing the files a player cares about: atomic writes and a lock beside each save.
+"""Reading and writing the files a player cares about: bounded reads, atomic writes, a fair lock.
 
-Save files are precious (DEVELOPERS.md), so every write goes to a temporary file in the same
-folder, is flushed and fsynced, then ``os.replace``\\ d over the old file (and the folder is
-fsynced), so a crash leaves either the old file or the new one, never half of one.
+Save files are precious (DEVELOPERS.md).  The promises kept here (``docs/reliability.md``):
 
-Two processes playing the same save take turns through an advisory ``fcntl.flock`` lock on
-``<save>.lock`` (the save itself cannot carry the lock: ``os.replace`` swaps its inode).  The lock
-file is left in place afterwards; deleting it would let a third process lock a different inode.
-Readers need no lock: they always see a whole file.  POSIX only (``fcntl``).
+* **Reads** open regular files only (a FIFO, a device such as ``/dev/zero`` or a folder is refused
+  at once, never waited on) and at most :data:`MAX_FILE_BYTES`; the text must be UTF-8.
+* **Writes** go to a temporary file ``.NAME.<pid>.<hex>.tmp`` in the same folder, flushed and
+  fsynced, then ``os.replace``\\ d over the old file (and the folder fsynced): a crash leaves the
+  old file or the new one, never half of one.  Only a regular file is ever replaced; a symbolic
+  link keeps pointing at its file, which is the one replaced.  Temporary files left by a writer
+  killed inside the write are removed by a later write of the same file (:func:`remove_stale_temporaries`).
+* **Output files** named by the user (``deal -o``, ``solve -o``, ``survey --csv``…) go through
+  :func:`check_output`: nothing that exists is replaced without ``--force``, and ``--force``
+  replaces only a regular file of the kind the command writes (a save for a save).
+* **Locking** (:mod:`.locking`): two processes playing the same save take turns, in arrival order,
+  through ``<save>.lock`` and ``<save>.queue``.  Readers need no lock: they always see a whole file.
 """
 
 from __future__ import annotations
 
-import errno
 import os
+import re
+import stat
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.errors import PyramideError
+from ..engine.errors import quoted_name
+from .file_errors import (
+    FileAccessError, FileContentError, LockTimeoutError, describe_os_error, kind_of_file, process_runs,
+)
+from .locking import DEFAULT_LOCK_TIMEOUT, SaveLock, lock_timeout
 
-DEFAULT_LOCK_TIMEOUT = 10.0
-"""Seconds to wait for another process to finish with a save (``PYRAMIDE_LOCK_TIMEOUT`` overrides)."""
-_LOCK_POLL = 0.02
+__all__ = [
+    "DEFAULT_LOCK_TIMEOUT", "MAX_FILE_BYTES", "SAVE_OUTPUT", "STALE_TEMPORARY_AGE", "FileAccessError",
+    "FileContentError", "LockTimeoutError", "OutputKind", "SaveLock", "atomic_write", "check_output", "csv_output",
+    "describe_os_error", "kind_of_file", "lock_timeout", "read_head", "read_text", "remove_stale_temporaries",
+]
 
-
-class FileAccessError(PyramideError, OSError):
-    """A file that cannot be read or written: missing, not allowed, folder missing, disk full, …"""
-
-
-class LockTimeoutError(FileAccessError):
-    """Another process kept the save locked for longer than the timeout."""
-
-
-def describe_os_error(error: OSError, path: Path | str, doing: str) -> str:
-    """One line such as ``cannot write 'g.yaml': permission denied``."""
-    reason = {
-        errno.ENOENT: "no such file or folder",
-        errno.EACCES: "permission denied",
-        errno.EPERM: "operation not permitted",
-        errno.EISDIR: "it is a folder",
-        errno.ENOTDIR: "a part of the path is not a folder",
-        errno.ENOSPC: "no space left on the device",
-        errno.EROFS: "read-only file system",
-    }.get(error.errno or 0, error.strerror or str(error))
-    return f"cannot {doing} {str(path)!r}: {reason}"
+MAX_FILE_BYTES = 2 * 1024 * 1024
+"""The largest save or layout file read (2 MiB; a save holding the longest history is about 0.7 MB)."""
+STALE_TEMPORARY_AGE = 5.0
+"""A temporary file of a writer that no longer runs is removed once it is this many seconds old (the
+age keeps the file of a live writer in another PID namespace, whose process we cannot see)."""
 
 
-def read_text(path: Path | str) -> str:
-    """The whole file as UTF-8 text; :class:`FileAccessError` with a clear reason otherwise."""
+# -- reading -----------------------------------------------------------------------------------
+def _open_regular(path: Path | str, doing: str) -> tuple[int, os.stat_result]:
+    """A read-only descriptor of ``path`` and its status, refusing anything but a regular file.
+
+    ``O_NONBLOCK`` makes opening a FIFO return at once instead of waiting for a writer.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        descriptor = os.open(path, flags)
+    except OSError as error:
+        raise FileAccessError(describe_os_error(error, path, doing)) from None
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        os.close(descriptor)
+        what = kind_of_file(status.st_mode)
+        if what == "a folder":
+            raise FileAccessError(f"cannot {doing} {quoted_name(path)}: it is a folder")
+        raise FileAccessError(f"cannot {doing} {quoted_name(path)}: it is {what}, not a regular file")
+    return descriptor, status
+
+
+def read_text(path: Path | str, limit: int = MAX_FILE_BYTES) -> str:
+    """The whole file as UTF-8 text; :class:`FileAccessError` (exit 5) when it cannot be read as a
+    regular file, :class:`FileContentError` (exit 4) when it is larger than ``limit`` bytes or not UTF-8.
+    """
+    descriptor, status = _open_regular(path, "read")
+    try:
+        if status.st_size > limit:
+            raise FileContentError(path, _too_large(f"{status.st_size:,} bytes", limit))
+        chunks, size = [], 0
+        while size <= limit:  # the file may grow while it is read: never read past the ceiling
+            try:
+                chunk = os.read(descriptor, limit + 1 - size)
+            except OSError as error:
+                raise FileAccessError(describe_os_error(error, path, "read")) from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(descriptor)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise FileContentError(path, _too_large(f"more than {limit:,} bytes", limit))
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise FileAccessError(f"cannot read {str(path)!r}: not UTF-8 text ({error.reason})") from None
+        raise FileContentError(path, f"not UTF-8 text ({_encoding_hint(data, error)})") from None
+
+
+def _too_large(size: str, limit: int) -> str:
+    return f"{size}, larger than the {limit:,} bytes (2 MiB) a pyramide file can be"
+
+
+def _encoding_hint(data: bytes, error: UnicodeDecodeError) -> str:
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "it looks like UTF-16: save it as UTF-8"
+    if b"\x00" in data[:1024]:
+        return "it looks like a binary file"
+    return f"byte {error.start + 1:,} is {data[error.start]:#04x}; save the file as UTF-8"
+
+
+def read_head(path: Path | str, size: int = 4096) -> str:
+    """The first ``size`` bytes of a regular file as text (undecodable bytes replaced), to recognise it."""
+    descriptor, _ = _open_regular(path, "read")
+    try:
+        return os.read(descriptor, size).decode("utf-8", "replace")
     except OSError as error:
         raise FileAccessError(describe_os_error(error, path, "read")) from None
+    finally:
+        os.close(descriptor)
 
 
+# -- writing -----------------------------------------------------------------------------------
 def atomic_write(path: Path | str, text: str) -> None:
     """Replace ``path`` by ``text`` in one step: temp file in the same folder, fsync, ``os.replace``.
 
     A new file gets the usual permissions (0666 less the umask); a replaced file keeps its own, and
-    a symbolic link keeps pointing at the file it names (which is the one replaced).
+    a symbolic link keeps pointing at the file it names (which is the one replaced).  Anything but a
+    regular file (a FIFO, a device such as ``/dev/null``, a folder) is refused, never replaced.
     """
     target = Path(os.path.realpath(path))
     folder = target.parent
     temporary = folder / f".{target.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:
         try:
-            mode = os.stat(target).st_mode & 0o7777
+            status = os.stat(target)
         except FileNotFoundError:
             mask = os.umask(0)
             os.umask(mask)
             mode = 0o666 & ~mask
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        else:
+            if not stat.S_ISREG(status.st_mode):
+                raise FileAccessError(f"cannot write {quoted_name(path)}: it is {kind_of_file(status.st_mode)}, "
+                                      "and only a regular file is ever replaced")
+            mode = status.st_mode & 0o7777
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
         try:
             with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(text)
@@ -86,7 +154,10 @@ def atomic_write(path: Path | str, text: str) -> None:
             raise
         _fsync_folder(folder)
     except OSError as error:
-        raise FileAccessError(describe_os_error(error, target, "write")) from None
+        if isinstance(error, FileAccessError):
+            raise
+        raise FileAccessError(describe_os_error(error, path, "write")) from None
+    remove_stale_temporaries(target)
 
 
 def _remove_quietly(path: Path) -> None:
@@ -110,57 +181,112 @@ def _fsync_folder(folder: Path) -> None:
         os.close(descriptor)
 
 
-def lock_timeout() -> float:
-    """The lock timeout in seconds: ``PYRAMIDE_LOCK_TIMEOUT`` when set to a number, else 10."""
-    text = os.environ.get("PYRAMIDE_LOCK_TIMEOUT", "")
-    try:
-        value = float(text)
-    except ValueError:
-        return DEFAULT_LOCK_TIMEOUT
-    return value if value >= 0 else DEFAULT_LOCK_TIMEOUT
+def remove_stale_temporaries(target: Path | str, now: float | None = None) -> list[Path]:
+    """Remove the ``.NAME.<pid>.<hex>.tmp`` files beside ``target`` that writers killed inside a write
+    left behind; return them.
 
-
-class SaveLock:
-    """An exclusive lock on ``<path>.lock`` for the time of a ``with`` block.
-
-    Raises :class:`LockTimeoutError` when another process holds it for more than ``timeout``
-    seconds, and :class:`FileAccessError` when the lock file cannot be created (e.g. a read-only
-    folder: such a save cannot be played anyway).
+    A file is removed only when its writer's process no longer exists *and* it was last modified
+    :data:`STALE_TEMPORARY_AGE` seconds ago or more, so the file of a live writer is never touched:
+    our own process is skipped, a live pid keeps its file, and a writer we cannot see (another PID
+    namespace on a shared folder) finishes its write in milliseconds, long before that age.
     """
-
-    def __init__(self, path: Path | str, timeout: float | None = None) -> None:
-        self.path = Path(path)
-        self.lock_path = self.path.with_name(self.path.name + ".lock")
-        self.timeout = lock_timeout() if timeout is None else timeout
-        self._descriptor: int | None = None
-
-    def __enter__(self) -> SaveLock:
-        import fcntl
-
+    target = Path(target)
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.(\d{{1,10}})\.[0-9a-f]{{8}}\.tmp")
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = pattern.fullmatch(entry.name)
+        if match is None:
+            continue
+        pid = int(match.group(1))
         try:
-            descriptor = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o666)
-        except OSError as error:
-            raise FileAccessError(describe_os_error(error, self.lock_path, "create the lock file")) from None
-        deadline = time.monotonic() + self.timeout
-        while True:
-            try:
-                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(descriptor)
-                    raise LockTimeoutError(
-                        f"{str(self.path)!r} is locked by another pyramide process "
-                        f"(waited {self.timeout:g} s for {str(self.lock_path)!r}); try again when it is done"
-                    ) from None
-                time.sleep(_LOCK_POLL)
-            except OSError as error:
-                os.close(descriptor)
-                raise FileAccessError(describe_os_error(error, self.lock_path, "lock")) from None
-        self._descriptor = descriptor
-        return self
+            status = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if (pid == os.getpid() or not stat.S_ISREG(status.st_mode) or now - status.st_mtime < STALE_TEMPORARY_AGE
+                or process_runs(pid)):
+            continue
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
+    return removed
 
-    def __exit__(self, *exc_info: object) -> None:
-        if self._descriptor is not None:
-            os.close(self._descriptor)  # closing releases the flock
-            self._descriptor = None
+
+# -- output files named by the user --------------------------------------------------------------
+@dataclass(frozen=True)
+class OutputKind:
+    """What a command writes, and how to recognise an existing file of that kind (``--force`` replaces only those)."""
+
+    name: str
+    """``a pyramide save``, ``a survey CSV`` … (for messages)."""
+    recognises: Callable[[str], bool]
+    """Given the first 4 kB of an existing regular file (as text), whether it is one of ours."""
+
+
+_SAVE_LINE = re.compile(r"^pyramide-save\s*:", re.MULTILINE)
+SAVE_OUTPUT = OutputKind("a pyramide save", lambda head: bool(_SAVE_LINE.search(head)))
+"""Saves (``deal``, ``solve -o``, tournament and serve saves)."""
+
+
+def csv_output(name: str, first_column: str) -> OutputKind:
+    """A CSV report whose header line starts with ``first_column`` (``survey --csv``: ``number``)."""
+    return OutputKind(name, lambda head: head.startswith(first_column + ",") or head.rstrip("\r\n") == first_column)
+
+
+def check_output(name: str | Path, force: bool, kind: OutputKind = SAVE_OUTPUT) -> Path:
+    """The path a command may write the file the user named; :class:`FileAccessError` (exit 5) otherwise.
+
+    The rules (``docs/reliability.md``), the same for every writer:
+
+    * a name ending in ``/`` or naming a folder is refused (``-o newdir/`` never writes a file ``newdir``);
+    * a name that does not exist is written (a missing folder is reported by the write);
+    * without ``force`` nothing that exists is replaced, a symbolic link (even a dangling one) included;
+    * with ``force`` only a regular file is replaced — after following symbolic links, so a link keeps
+      pointing at its file and that file is replaced — and only when it is empty or of ``kind``
+      (a save for a save): a FIFO, a device (``/dev/null``), a socket, a dangling link or a file of
+      another kind is refused, so a mistyped name cannot destroy something that is not ours.
+
+    Call it before any long work (a level search, a survey) and again just before writing (under
+    the save's lock for saves), then write with :func:`atomic_write`.
+    """
+    text = os.fspath(name)
+    shown = quoted_name(text)
+    if not text:
+        raise FileAccessError("cannot write '': an empty file name")
+    if text.endswith(("/", os.sep)) or (os.altsep is not None and text.endswith(os.altsep)):
+        raise FileAccessError(f"cannot write {shown}: the name ends with a '/', so it names a folder; "
+                              "give a file name such as folder/g.yaml")
+    path = Path(text)
+    try:
+        link_status = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as error:
+        raise FileAccessError(describe_os_error(error, path, "write")) from None
+    if stat.S_ISDIR(link_status.st_mode):
+        raise FileAccessError(f"cannot write {shown}: it is a folder; give a file name such as {text.rstrip('/')}/g.yaml")
+    if not force:
+        what = "exists (a symbolic link)" if stat.S_ISLNK(link_status.st_mode) else "already exists"
+        raise FileAccessError(f"{shown} {what}: add --force to overwrite it, or name another file")
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        raise FileAccessError(f"cannot write {shown}: it is a symbolic link to a missing file; "
+                              "--force never creates a file through a link") from None
+    except OSError as error:
+        raise FileAccessError(describe_os_error(error, path, "write")) from None
+    if stat.S_ISLNK(link_status.st_mode):
+        shown += f" (a link to {quoted_name(os.path.realpath(path))})"
+    if not stat.S_ISREG(status.st_mode):
+        raise FileAccessError(f"cannot write {shown}: it is {kind_of_file(status.st_mode)}; "
+                              "--force replaces only a regular file")
+    if status.st_size and not kind.recognises(read_head(path)):
+        raise FileAccessError(f"cannot write {shown}: it is not {kind.name}, and --force replaces only "
+                              f"{kind.name} (or an empty file); remove it yourself or name another file")
+    return path

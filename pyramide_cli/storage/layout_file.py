@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.deal import Deal
-from ..engine.errors import DealCodeError, RulesError
-from .files import read_text
+from ..engine.errors import DealCodeError, RulesError, quoted, quoted_name
+from .files import FileContentError, read_text
 from ..engine.rules import Rules
 from .save import LAYOUT_KEY, SaveFileError, load_yaml
 
@@ -44,10 +44,10 @@ def parse_layout(text: str, source: str = "layout file", rules: Rules | None = N
         raise LayoutFileError(f"{source}: not a pyramide layout file (no {LAYOUT_KEY!r} version line)")
     version = document[LAYOUT_KEY]
     if version != LAYOUT_VERSION or isinstance(version, bool):
-        raise LayoutFileError(f"{source}: layout format {version!r} is not supported (this pyramide reads {LAYOUT_VERSION})")
+        raise LayoutFileError(f"{source}: layout format {quoted(version)} is not supported (this pyramide reads {LAYOUT_VERSION})")
     unknown = [str(key) for key in document if key not in _KEYS]
     if unknown:
-        raise LayoutFileError(f"{source}: unknown key {unknown[0]!r} (a layout has {', '.join(_KEYS)})")
+        raise LayoutFileError(f"{source}: unknown key {quoted(unknown[0])} (a layout has {', '.join(_KEYS)})")
     if rules is None:
         rules_text = document.get("rules", "N")
         try:
@@ -77,5 +77,11 @@ def _name(card: Any) -> str:
 
 
 def read_layout(path: Path | str, rules: Rules | None = None) -> Deal:
-    return parse_layout(read_text(path), f"bad layout file {str(path)!r}", rules)
+    """The custom deal of the layout file at ``path`` (a file too large or not UTF-8 is a bad layout, exit 4)."""
+    source = f"bad layout file {quoted_name(path)}"
+    try:
+        text = read_text(path)
+    except FileContentError as error:
+        raise LayoutFileError(f"{source}: {error.problem}") from None
+    return parse_layout(text, source, rules)
 

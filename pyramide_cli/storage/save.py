@@ -47,14 +47,16 @@ from typing import Any, TypeVar
 
 from ..engine.cards import Card, parse_card
 from ..engine.deal import Deal
-from ..engine.errors import CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError
+from ..engine.errors import (
+    CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError, escaped, quoted, quoted_name,
+)
 from ..engine.game import Game
 from ..engine.level import Level
 from ..engine.moves import Move
 from ..engine.position import Outcome, Termination
 from ..engine.rules import Rules
 from ..versions import SAVE_FORMAT_VERSION
-from .files import atomic_write, read_text
+from .files import FileAccessError, FileContentError, atomic_write, read_text
 
 FORMAT_KEY = "pyramide-save"
 FORMAT_VERSION = SAVE_FORMAT_VERSION
@@ -94,19 +96,55 @@ class SaveFileError(PyramideError, ValueError):
 
 
 # -- YAML --------------------------------------------------------------------------------------
+MAX_YAML_DEPTH = 16
+"""How deeply lists and mappings may nest in a save or layout file (they need 3 levels)."""
+MAX_NUMBER_CHARACTERS = 40
+"""The longest number a file may spell (``0x`` and 20,000 ``f`` would not even print)."""
+MAX_HISTORY = 100_000
+"""The most actions a save's history holds: a file at this ceiling loads, replays and is rewritten
+in about a second; a longer history is refused on reading (exit 4) and never written (exit 5)."""
 _LOADER: Any = None
 
 
 def _strict_loader() -> Any:
-    """A safe YAML loader (the C one when available) that refuses duplicate keys."""
+    """A safe YAML loader (on the C parser when available) for files that need none of YAML's extras.
+
+    Refused before anything is built from them, with the line and column: anchors and aliases (a
+    "billion laughs" file expands a few lines into billions of values; our files never need them),
+    nesting deeper than :data:`MAX_YAML_DEPTH`, numbers longer than :data:`MAX_NUMBER_CHARACTERS`,
+    duplicate keys (plain PyYAML would silently keep the last one) and keys that are lists or mappings.
+    """
     global _LOADER
     if _LOADER is None:
         import yaml
+        from yaml.composer import Composer
 
-        base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        class RefusingComposer(Composer):
+            """Builds the node tree from the parser's events, refusing anchors, aliases and deep nesting."""
 
-        class StrictSafeLoader(base):  # type: ignore[misc, valid-type]
-            pass
+            _depth = 0
+
+            def compose_node(self, parent: Any, index: Any) -> Any:
+                event = self.peek_event()
+                if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                    raise _Refused("anchors and aliases (&name, *name) are not allowed in pyramide files",
+                                   event.start_mark)
+                if self._depth >= MAX_YAML_DEPTH:
+                    raise _Refused(f"lists and mappings nested more than {MAX_YAML_DEPTH} levels deep", event.start_mark)
+                self._depth += 1
+                try:
+                    return super().compose_node(parent, index)
+                finally:
+                    self._depth -= 1
+
+        if hasattr(yaml, "CSafeLoader"):
+            class StrictSafeLoader(RefusingComposer, yaml.CSafeLoader):  # type: ignore[misc]
+                def __init__(self, stream: Any) -> None:
+                    yaml.CSafeLoader.__init__(self, stream)
+                    Composer.__init__(self)
+        else:  # pragma: no cover - PyYAML built without libyaml
+            class StrictSafeLoader(RefusingComposer, yaml.SafeLoader):  # type: ignore[misc, no-redef]
+                pass
 
         def construct_mapping(loader: Any, node: Any, deep: bool = False) -> Any:
             loader.flatten_mapping(node)
@@ -117,11 +155,9 @@ def _strict_loader() -> Any:
                     duplicate = key in seen
                     seen.add(key)
                 except TypeError:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, "a key that is a list or mapping", key_node.start_mark) from None
+                    raise _Refused("a key that is a list or mapping", key_node.start_mark) from None
                 if duplicate:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"duplicate key {key!r}", key_node.start_mark)
+                    raise _Refused(f"duplicate key {quoted(key)}", key_node.start_mark)
             return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
         def construct_timestamp_as_text(loader: Any, node: Any) -> str:
@@ -129,25 +165,51 @@ def _strict_loader() -> Any:
             # ValueErrors on 2026-13-45 and turns times into datetimes we never want.
             return str(loader.construct_scalar(node))
 
+        def construct_bounded_int(loader: Any, node: Any) -> int:
+            text = loader.construct_scalar(node)
+            if len(text) > MAX_NUMBER_CHARACTERS:
+                raise _Refused(f"a number of {len(text):,} characters (at most {MAX_NUMBER_CHARACTERS})",
+                               node.start_mark)
+            return yaml.SafeLoader.construct_yaml_int(loader, node)
+
         StrictSafeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
         StrictSafeLoader.add_constructor("tag:yaml.org,2002:timestamp", construct_timestamp_as_text)
+        StrictSafeLoader.add_constructor("tag:yaml.org,2002:int", construct_bounded_int)
         _LOADER = StrictSafeLoader
     return _LOADER
 
 
+class _Refused(Exception):
+    """Something our files never hold, found at ``mark`` (a YAML mark: line and column)."""
+
+    def __init__(self, problem: str, mark: Any) -> None:
+        super().__init__(problem)
+        self.problem, self.mark = problem, mark
+
+
+def _where(mark: Any) -> str:
+    return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "somewhere"
+
+
 def load_yaml(text: str, source: str) -> Any:
-    """Parse YAML text safely; :class:`SaveFileError` quoting the line and column when it is not YAML."""
+    """Parse YAML text safely; :class:`SaveFileError` (one line, quoting the line and column) when it
+    is not YAML or holds what our files never do (see :func:`_strict_loader`)."""
     import yaml
 
     try:
         return yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a safe loader subclass
+    except _Refused as error:
+        raise SaveFileError(f"{source}: {error.problem} (at {_where(error.mark)})") from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = error.problem or error.context or "malformed"
-        raise SaveFileError(f"{source}: not valid YAML{where}: {problem}") from None
+        problem = escaped(" ".join(str(error.problem or error.context or "malformed").split()))
+        raise SaveFileError(f"{source}: not valid YAML at {_where(mark)}: {problem}") from None
+    except yaml.reader.ReaderError as error:
+        character = quoted(chr(error.character)) if isinstance(error.character, int) else quoted(error.character)
+        raise SaveFileError(f"{source}: not valid YAML: {escaped(str(error.reason))} ({character} at character "
+                            f"{error.position + 1:,})") from None
     except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
-        raise SaveFileError(f"{source}: not valid YAML: {error}") from None
+        raise SaveFileError(f"{source}: not valid YAML: {quoted(str(error), 200)}") from None
 
 
 def dump_yaml(document: dict[str, Any]) -> str:
@@ -241,7 +303,7 @@ class SaveData:
         document.update({
             "score": self.score,
             "moves": self.moves,
-            "time_played": round(float(self.time_played), 1),
+            "time_played": float(self.time_played),  # as read, or a rounded sum (from_game): never rounded again
         })
         if self.format >= 2:
             document["hints"] = self.hints
@@ -288,16 +350,24 @@ def parse_save(text: str, source: str = "save file") -> SaveData:
                 "`pyramide deal --from-layout FILE`", FORMAT_KEY)
         raise SaveFileError(f"{source}: not a pyramide save file (no {FORMAT_KEY!r} format version)", FORMAT_KEY)
     version = document[FORMAT_KEY]
+    _check_history_length(document.get("history"), source)
     document = migrate(document, source)
     data = _validated(document, source, leading_comments(text))
     return replace(data, format=1) if version == 1 else data
+
+
+def _check_history_length(history: object, source: str) -> None:
+    """Refuse a history over :data:`MAX_HISTORY` before any of it is read or replayed."""
+    if isinstance(history, list) and len(history) > MAX_HISTORY:
+        raise SaveFileError(f"{source}: history: {len(history):,} actions, more than the {MAX_HISTORY:,} "
+                            "a save can hold", "history")
 
 
 def migrate(document: dict[str, Any], source: str) -> dict[str, Any]:
     """Bring a document of an older format up to :data:`FORMAT_VERSION`; refuse newer ones."""
     version = document[FORMAT_KEY]
     if isinstance(version, bool) or not isinstance(version, int):
-        raise SaveFileError(f"{source}: {FORMAT_KEY}: the format version must be a whole number, not {version!r}", FORMAT_KEY)
+        raise SaveFileError(f"{source}: {FORMAT_KEY}: the format version must be a whole number, not {quoted(version)}", FORMAT_KEY)
     if version > FORMAT_VERSION:
         raise SaveFileError(
             f"{source}: written in save format {version} by a newer pyramide; this one reads format "
@@ -322,7 +392,7 @@ def _kind(value: object) -> str:
 def _whole_number(document: dict[str, Any], key: str, source: str) -> int:
     value = document[key]
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise SaveFileError(f"{source}: {key}: expected a whole number 0 or more, found {value!r}", key)
+        raise SaveFileError(f"{source}: {key}: expected a whole number 0 or more, found {quoted(value)}", key)
     return value
 
 
@@ -330,7 +400,7 @@ def _parsed_text(value: object, key: str, source: str, parse: Callable[[str], An
                  errors: type[Exception], expected: str) -> Any:
     """``parse(value)`` for a text field; a :class:`SaveFileError` naming ``key`` otherwise."""
     if not isinstance(value, str):
-        raise SaveFileError(f"{source}: {key}: expected {expected}, found {value!r}", key)
+        raise SaveFileError(f"{source}: {key}: expected {expected}, found {quoted(value)}", key)
     try:
         return parse(value)
     except errors as error:
@@ -353,7 +423,7 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     rules = _parsed_text(rules_text, "rules", source, Rules.parse, RulesError, "rules such as N or T+strict")
     if rules != deal.rules:
         raise SaveFileError(
-            f"{source}: rules: the file says {rules_text!r} but deal {deal.code} is played under "
+            f"{source}: rules: the file says {quoted(rules_text)} but deal {deal.code} is played under "
             f"{deal.rules.name!r} (the code decides; fix or remove the rules line)", "rules")
 
     history_value = document["history"]
@@ -364,7 +434,7 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     history = []
     for number, entry in enumerate(history_value, start=1):
         if not isinstance(entry, str):
-            raise SaveFileError(f"{source}: history: action {number} is {entry!r}, not a move", "history")
+            raise SaveFileError(f"{source}: history: action {number} is {quoted(entry)}, not a move", "history")
         try:
             history.append(Move.parse(entry))
         except MoveSyntaxError as error:
@@ -379,7 +449,7 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     time_played = document.get("time_played", 0.0)
     if (isinstance(time_played, bool) or not isinstance(time_played, (int, float))
             or not math.isfinite(time_played) or time_played < 0):
-        raise SaveFileError(f"{source}: time_played: expected seconds (a number 0 or more), found {time_played!r}", "time_played")
+        raise SaveFileError(f"{source}: time_played: expected seconds (a number 0 or more), found {quoted(time_played)}", "time_played")
 
     selected_value = document.get("selected")
     selected = None if selected_value is None else _parsed_text(
@@ -387,7 +457,7 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
 
     assist = document.get("assist", True)
     if not isinstance(assist, bool):
-        raise SaveFileError(f"{source}: assist: expected true or false, found {assist!r}", "assist")
+        raise SaveFileError(f"{source}: assist: expected true or false, found {quoted(assist)}", "assist")
 
     level_value = document.get("level")
     level = None if level_value is None else _enum_value(level_value, Level, "level", source)
@@ -407,7 +477,7 @@ def _enum_value(value: object, kind: type[EnumType], key: str, source: str, also
         if isinstance(value, str) and member.value == value:
             return member
     expected = ", ".join(member.value for member in kind)
-    raise SaveFileError(f"{source}: {key}: expected {also}one of {expected}, found {value!r}", key)
+    raise SaveFileError(f"{source}: {key}: expected {also}one of {expected}, found {quoted(value)}", key)
 
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -423,7 +493,7 @@ def _daily_date(value: object, source: str) -> str | None:
             return datetime.date.fromisoformat(value).isoformat()
         except ValueError:
             pass
-    raise SaveFileError(f"{source}: daily: expected a date YYYY-MM-DD, found {value!r}", "daily")
+    raise SaveFileError(f"{source}: daily: expected a date YYYY-MM-DD, found {quoted(value)}", "daily")
 
 
 # -- replaying ---------------------------------------------------------------------------------
@@ -529,12 +599,29 @@ class SavedGame:
     game: Game
 
     def updated(self, game: Game, time_added: float = 0.0) -> SaveData:
+        """The save of ``game``; ``time_played`` keeps the file's exact value unless time was added, so a
+        batch that changes nothing gives data equal to the file's (and the file is not rewritten)."""
+        if not time_added:
+            return SaveData.from_game(game, self.data)
         return SaveData.from_game(game, self.data, self.data.time_played + time_added)
+
+
+def save_source(path: Path | str) -> str:
+    """How messages name a save file: ``bad save file 'g.yaml'`` (quoted, escaped, bounded)."""
+    return f"bad save file {quoted_name(path)}"
+
+
+def read_save_text(path: Path | str) -> str:
+    """A save file's text; a file too large or not UTF-8 is a bad save (:class:`SaveFileError`, exit 4)."""
+    try:
+        return read_text(path)
+    except FileContentError as error:
+        raise SaveFileError(f"{save_source(path)}: {error.problem}") from None
 
 
 def read_save(path: Path | str) -> SaveData:
     """Read and validate a save file without replaying it (what ``replay`` starts from)."""
-    return parse_save(read_text(path), f"bad save file {str(path)!r}")
+    return parse_save(read_save_text(path), save_source(path))
 
 
 def load_game(path: Path | str) -> SavedGame:
@@ -543,8 +630,8 @@ def load_game(path: Path | str) -> SavedGame:
     A format-1 file whose history is valid by today's end rule comes back as format-2 data, so it
     is written as format 2 the next time it changes; any other format-1 file stays format 1.
     """
-    text = read_text(path)
-    source = f"bad save file {str(path)!r}"
+    text = read_save_text(path)
+    source = save_source(path)
     data = parse_save(text, source)
     result = replay(data)
     if result.first is not None:
@@ -556,8 +643,18 @@ def load_game(path: Path | str) -> SavedGame:
     return SavedGame(Path(path), text, data, game)
 
 
+class SaveLimitError(FileAccessError):
+    """A save that would exceed :data:`MAX_HISTORY` (exit 5, like a full disk: nothing is written)."""
+
+
 def write_save(path: Path | str, data: SaveData) -> str:
-    """Write ``data`` atomically (caller holds the :class:`~pyramide_cli.storage.files.SaveLock`); returns the text."""
+    """Write ``data`` atomically (caller holds the :class:`~pyramide_cli.storage.files.SaveLock`); returns the text.
+
+    A history longer than :data:`MAX_HISTORY` is never written: the file could not be read back.
+    """
+    if len(data.history) > MAX_HISTORY:
+        raise SaveLimitError(f"cannot write {quoted_name(path)}: its history would hold {len(data.history):,} "
+                             f"actions, more than the {MAX_HISTORY:,} a save can hold; start a new game")
     text = data.to_text()
     atomic_write(path, text)
     return text

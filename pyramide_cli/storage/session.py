@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.cards import Card
-from .files import SaveLock
+from .files import SAVE_OUTPUT, SaveLock, read_head
 from ..engine.game import Game, TapAction, TapResult, parse_input
 from ..engine.moves import CARD_REFUSALS, Move, MoveKind, Refusal
 from ..engine.position import Outcome
@@ -115,6 +115,7 @@ def play_words(
     """
     for word in words:
         check_word(word)
+    _refuse_non_saves(path)
     with SaveLock(path):
         saved = load_game(path)
         game = saved.game
@@ -164,6 +165,13 @@ def count_hint(path: Path | str, time_added: float = 0.0) -> SaveData:
         data = replace(saved.updated(saved.game, time_added), hints=saved.data.hints + 1)
         write_save(path, data)
         return data
+
+
+def _refuse_non_saves(path: Path | str) -> None:
+    """Refuse what is not a save before taking its lock, so that no lock file is left beside it: a
+    FIFO or a device at once (reading it would wait for ever), any other file by reading it."""
+    if not SAVE_OUTPUT.recognises(read_head(path)):
+        load_game(path)  # raises, naming what is wrong (a file that is a save after all just goes on)
 
 
 class Stopwatch:

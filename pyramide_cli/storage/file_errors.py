@@ -1,0 +1,74 @@
+"""The errors of file access and what they say, shared by :mod:`.files` and :mod:`.locking`."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from ..engine.errors import PyramideError, quoted_name
+
+
+class FileAccessError(PyramideError, OSError):
+    """A file that cannot be read or written: missing, not allowed, not a regular file, disk full, … (exit 5)."""
+
+
+class FileContentError(PyramideError, ValueError):
+    """A file that was read but cannot be what it should be: not UTF-8 text, larger than the ceiling (exit 4).
+
+    ``problem`` is the message without the file name, for callers that name the file their own way
+    (``bad save file 'g.yaml': not UTF-8 text …``).
+    """
+
+    def __init__(self, path: Path | str, problem: str) -> None:
+        super().__init__(f"{quoted_name(path)}: {problem}")
+        self.problem = problem
+
+
+class LockTimeoutError(FileAccessError):
+    """Another process kept the save locked for longer than the timeout."""
+
+
+def describe_os_error(error: OSError, path: Path | str, doing: str) -> str:
+    """One line such as ``cannot write 'g.yaml': permission denied``."""
+    reason = {
+        errno.ENOENT: "no such file or folder",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "operation not permitted",
+        errno.EISDIR: "it is a folder",
+        errno.ENOTDIR: "a part of the path is not a folder",
+        errno.ENOSPC: "no space left on the device",
+        errno.EROFS: "read-only file system",
+        errno.ENAMETOOLONG: "the name is too long",
+        errno.ELOOP: "too many symbolic links (or a symbolic link where none may be)",
+    }.get(error.errno or 0, error.strerror or str(error))
+    return f"cannot {doing} {quoted_name(path)}: {reason}"
+
+
+def kind_of_file(mode: int) -> str:
+    """``a FIFO``, ``a device``, ``a folder`` … (what a file that is not a regular one is)."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def process_runs(pid: int) -> bool:
+    """Whether a process ``pid`` exists here (one we may not signal still exists)."""
+    if pid <= 0:
+        return True  # not a pid we wrote: leave the file alone
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    except OSError:
+        return True
+    return True
