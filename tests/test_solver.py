@@ -7,7 +7,6 @@ breadth-first search over ``Position.legal_moves()``).
 
 from __future__ import annotations
 
-import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,31 +21,13 @@ from pyramide_cli.solver import (
     DEFAULT_LIMITS, DEFAULT_MAX_STATES, Limit, SolveLimits, SolveResult, Verdict, solve, uses_multiset_search,
 )
 from reference_search import reference_search, small_position
+from sweeps import PARTWAY_SETS, partway, replays_to_win, sweep_partway, sweep_whole_deals
 
 RULE_SETS = [
     "N", "T", "E", "O", "N+strict", "T+strict", "T+recycles=1", "N+recycles=3", "T+waste-pair", "T+cover-pair",
     "T+stock-top", "T+draw-3", "N+draw-3", "N+stock-top", "N+waste-pair+strict", "O+stock-top+waste-pair",
     "N+cover-pair", "T+recycles=1+draw-3+strict", "E+stock-top+strict", "N+draw-3+strict+cover-pair",
 ]
-
-
-def replays_to_win(position: Position, moves) -> bool:
-    for move in moves:
-        position = position.apply(Move.parse(str(move)))  # through the text notation, as `play` reads it
-    return position.is_won
-
-
-def partway(deal: Deal, seed: int, actions: int) -> Position:
-    """The position after ``actions`` seeded random actions, removals preferred (a mid-game save)."""
-    rng = random.Random(seed)
-    position = Position.start(deal)
-    for _ in range(actions):
-        moves = position.legal_moves()
-        if not moves:
-            break
-        removals = [move for move in moves if move.removes_cards]
-        position = position.apply(rng.choice(removals) if removals else moves[-1])
-    return position
 
 
 def check_against_reference(position: Position) -> None:
@@ -97,38 +78,23 @@ def test_property_agrees_with_plain_exhaustive_search(rules_text, deal_number, s
 
 
 # -- whole deals: every line wins on the engine ----------------------------------------------------------
+SAMPLE = range(0, 200, 8)
+"""Every 8th deal of the 200 that ``bench/bench_solver_sweeps.py`` sweeps in full (``make bench``)."""
+WINNABLE_EXTRA = {"N+strict": (29,), "T+strict": (29,), "T+draw-3": (29, 76)}
+"""Deals winnable partway in under rules where the sample has none, so that a line is checked there too."""
+
+
 @pytest.mark.parametrize("preset", ["N", "T"])
-def test_every_solution_replays_to_a_win_over_200_deals(preset: str) -> None:
-    rules = Rules.preset(preset)
-    verdicts = {Verdict.WINNABLE: 0, Verdict.UNWINNABLE: 0}
-    for number in range(200):
-        deal = Deal.from_number(number, rules)
-        result = solve(deal)
-        verdicts[result.verdict] += 1
-        if result.winnable:
-            assert replays_to_win(Position.start(deal), result.solution), number
-        else:
-            assert 0 <= result.max_pyramid_removed < 28 and result.max_pyramid_removed <= result.max_removed <= 52
-    assert verdicts[Verdict.WINNABLE] > 50 and verdicts[Verdict.UNWINNABLE] > 20
+def test_every_solution_replays_to_a_win_over_a_sample_of_deals(preset: str) -> None:
+    count = sweep_whole_deals(preset, SAMPLE)
+    assert count.winnable >= 10 and count.unwinnable >= 5  # both verdicts are exercised
 
 
-@pytest.mark.parametrize("rules_text, actions, min_wins", [
-    ("E", 16, 5), ("O", 10, 1), ("N+strict", 12, 1), ("T+strict", 12, 1), ("T+recycles=1", 16, 5),
-    ("N+recycles=3", 14, 5), ("T+waste-pair", 16, 5), ("T+cover-pair", 16, 5), ("T+stock-top", 16, 5),
-    ("T+draw-3", 16, 5), ("N+draw-3", 18, 5),
-])
-def test_every_solution_replays_to_a_win_partway_into_200_deals(rules_text: str, actions: int, min_wins: int) -> None:
+@pytest.mark.parametrize("rules_text, actions", [(rules, actions) for rules, actions, _ in PARTWAY_SETS])
+def test_every_solution_replays_to_a_win_partway_into_a_sample_of_deals(rules_text: str, actions: int) -> None:
     """Slower rule sets: solve from a position partway into each deal (as from a save)."""
-    rules = Rules.parse(rules_text)
-    winnable = 0
-    for number in range(200):
-        position = partway(Deal.from_number(number, rules), number, actions)
-        result = solve(position)
-        assert result.verdict is not Verdict.UNKNOWN, number
-        if result.winnable:
-            winnable += 1
-            assert replays_to_win(position, result.solution), number
-    assert winnable >= min_wins
+    count = sweep_partway(rules_text, actions, [*SAMPLE, *WINNABLE_EXTRA.get(rules_text, ())])
+    assert count.winnable >= 1  # at least one line is replayed
 
 
 def test_solves_from_a_game_in_progress_and_from_a_won_position() -> None:
@@ -169,7 +135,8 @@ def test_same_verdict_from_every_limit_setting_that_decides(preset: str, numbers
                 assert limited.states == max_states
             else:
                 assert limited.verdict is full.verdict
-                assert (limited.max_pyramid_removed, limited.max_removed) == (full.max_pyramid_removed, full.max_removed)
+                assert ((limited.max_pyramid_removed, limited.max_removed)
+                        == (full.max_pyramid_removed, full.max_removed))
 
 
 def test_a_tiny_timeout_gives_unknown_and_says_the_clock_struck() -> None:

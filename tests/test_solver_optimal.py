@@ -30,7 +30,8 @@ from pyramide_cli.solver.passes import FirstPass, PassCheck
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import DealTables, settle_kings
 from reference_search import small_position
-from test_solver import RULE_SETS, replays_to_win
+from sweeps import optimal_line_replays_and_beats_the_plain_line, replays_to_win
+from test_solver import RULE_SETS
 
 UNLIMITED = SolveLimits(max_states=None, timeout=None)
 
@@ -116,7 +117,7 @@ def pairing_position(rules: Rules, seed: int, slots: int, extra: int, kings: int
     rng.shuffle(talon_cards)
     places = sorted(rng.sample(range(24), len(talon_cards)))
     talon_order = [None] * 24
-    for place, card in zip(places, talon_cards):
+    for place, card in zip(places, talon_cards, strict=False):
         talon_order[place] = card
     used = set(cards) | set(talon_cards)
     filler = iter(card for card in CARDS if card not in used)
@@ -138,7 +139,8 @@ def bounds_for(start: Position) -> tuple[DealTables, Heuristic, PassCheck]:
     heuristic = Heuristic(tables, relaxation)
     passes = PassCheck(tables, relaxation, budget, heuristic)
     rules = start.rules
-    if rules.draw_count == 1 and not (rules.stock_top or rules.waste_pair or rules.strict) and rules.recycle_limit is not None:
+    if (rules.draw_count == 1 and not (rules.stock_top or rules.waste_pair or rules.strict)
+            and rules.recycle_limit is not None):
         heuristic.final_pass = passes.first_winning_pass(  # F1, as shortest_line() sets it
             start.pyramid, start.talon, start.drawn, start.recycles, tables.counts(start.talon), start.recycles)
     return tables, heuristic, passes
@@ -294,11 +296,8 @@ def test_optimal_equals_the_breadth_first_shortest_with_talon_kings(rules_text: 
     assert compared >= 5
 
 
-@pytest.mark.parametrize("number", [33, 48, 73, 84])
+@pytest.mark.parametrize("number", [48, 73])
 def test_optimal_lines_of_hard_t_deals_replay_and_beat_the_plain_line(number: int) -> None:
-    """Deals whose A* once needed 10^5 positions (docs/solver.md): the line still replays."""
-    deal = Deal.from_number(number, Rules.preset("T"))
-    plain = solve(deal)
-    best = solve(deal, optimal=True)
-    assert best.optimal and replays_to_win(Position.start(deal), best.solution)
-    assert len(best.solution) <= len(plain.solution)
+    """Deals whose A* once needed 10^5 positions (docs/solver.md): the line still replays.
+    Two of the four such deals; ``bench/bench_solver_sweeps.py`` checks all of them."""
+    assert optimal_line_replays_and_beats_the_plain_line(Deal.from_number(number, Rules.preset("T")))
