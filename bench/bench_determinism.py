@@ -15,10 +15,11 @@ import time
 
 from pyramide_cli.analysis.survey import survey
 from pyramide_cli.engine.rules import Rules
+from pyramide_cli.analysis.survey import SurveyReport
 from pyramide_cli.solver import DEFAULT_MAX_STATES, SolveLimits
 
 
-def facts(report) -> list[tuple]:
+def facts(report: SurveyReport) -> list[tuple]:
     return [(o.number, o.verdict, o.states, o.actions, o.max_pyramid_removed, o.max_removed) for o in report.outcomes]
 
 
@@ -28,7 +29,8 @@ def main() -> None:
     rules = Rules.parse(os.environ.get("BENCH_RULES", "T"))
     limits = SolveLimits(max_states=int(os.environ.get("BENCH_MAX_STATES", DEFAULT_MAX_STATES)))
     runs = {}
-    for label, jobs, load in (("one process", 1, False), ("two processes", 2, False), ("two processes, loaded", 2, True)):
+    runs = (("one process", 1, False), ("two processes", 2, False), ("two processes, loaded", 2, True))
+    for label, jobs, load in runs:
         busy = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if load else None
         started = time.perf_counter()
         try:
@@ -42,7 +44,7 @@ def main() -> None:
               f"wall {time.perf_counter() - started:.1f} s", flush=True)
     reference = runs["one process"]
     for label, rows in runs.items():
-        differing = [a[0] for a, b in zip(reference, rows) if a != b]
+        differing = [a[0] for a, b in zip(reference, rows, strict=True) if a != b]
         print(f"  {label}: {'identical' if not differing else f'{len(differing)} deals differ: {differing[:10]}'}")
         if differing:
             sys.exit(1)

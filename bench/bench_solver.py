@@ -32,8 +32,9 @@ def report(label: str, summary: dict) -> None:
     print(
         f"solver {label}: decided {decided}/{summary['deals']}, winnable {summary['winnable_percent']:.1f} % "
         f"(95 % CI {low:.1f}-{high:.1f}), time mean {1000 * seconds['mean']:.1f} ms, "
-        f"median {1000 * seconds['median']:.2f} ms, p99 {1000 * seconds['p99']:.1f} ms, max {1000 * seconds['max']:.1f} ms; "
-        f"states mean {states['mean']:,.0f}, median {states['median']:,.0f}, p99 {states['p99']:,.0f}, max {states['max']:,.0f}",
+        f"median {1000 * seconds['median']:.2f} ms, p99 {1000 * seconds['p99']:.1f} ms, "
+        f"max {1000 * seconds['max']:.1f} ms; states mean {states['mean']:,.0f}, median {states['median']:,.0f}, "
+        f"p99 {states['p99']:,.0f}, max {states['max']:,.0f}",
         flush=True,
     )
 

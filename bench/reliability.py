@@ -179,7 +179,7 @@ def lock_order(folder: Path, rounds: int, waiters: int) -> dict[str, int]:
 # -- hostile inputs ------------------------------------------------------------------------------------
 def alias_bomb() -> str:
     parts = ["&a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
-    parts += [f"&{name} [{', '.join([f'*{before}'] * 9)}]" for before, name in zip("abcdefgh", "bcdefghi")]
+    parts += [f"&{name} [{', '.join([f'*{before}'] * 9)}]" for before, name in zip("abcdefgh", "bcdefghi", strict=True)]
     return f"[{', '.join(parts)}]"
 
 
@@ -331,7 +331,8 @@ def main() -> None:
         small = sessions(folder, options.sessions, 60, 0)
         print(f"concurrency: {options.sessions} sessions x 60 moves on one save: moves lost "
               f"{small['moves_lost']}/{small['moves_reported']} reported saved "
-              f"({small['moves_saved']} in the file, {small['lines']} sent), sessions failed {small['failed']}/{small['sessions']}")
+              f"({small['moves_saved']} in the file, {small['lines']} sent), "
+              f"sessions failed {small['failed']}/{small['sessions']}")
         large = sessions(folder, options.sessions, 20, 3000)
         print(f"concurrency: {options.sessions} sessions x 20 moves on a 3,000-action save: moves lost "
               f"{large['moves_lost']}/{large['moves_reported']}, sessions failed {large['failed']}/{large['sessions']} "
@@ -340,7 +341,8 @@ def main() -> None:
         print(f"lock order: {order['in_order']}/{order['waits']} waits served in arrival order")
         results = hostile(folder)
         good = sum(1 for row in results if row["status"] == row["expected"] and row["one_line"] and row["unchanged"])
-        print(f"hostile inputs: {good}/{len(results)} refused as documented (status, one escaped line, nothing changed)")
+        print(f"hostile inputs: {good}/{len(results)} refused as documented "
+              "(status, one escaped line, nothing changed)")
         print("| input | exit | one line | unchanged | seconds | message |\n|---|---|---|---|---|---|")
         for row in results:
             message = str(row["message"]).replace("|", "\\|")

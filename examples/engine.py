@@ -15,11 +15,12 @@ Protocol in short (one line per message; lines it writes starting with "info" or
 
 import json
 import sys
+from typing import Any
 
 PROTOCOL = "1"
 
 
-def choose(position):
+def choose(position: dict[str, Any]) -> str:
     """The move to play: a move of position["legal_moves"] in the save notation."""
     legal = [move for move in position["legal_moves"] if move != "undo"]
     free = set(position["free"])
@@ -35,7 +36,7 @@ def choose(position):
     return legal[-1] if legal else "resign"  # draw or recycle come last in legal_moves
 
 
-def main():
+def main() -> None:
     for line in sys.stdin:
         words = line.split(" ", 1)
         command = words[0].strip()

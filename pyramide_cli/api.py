@@ -69,8 +69,8 @@ def solve(target: Game | Position | Deal | str, *, max_states: int | None = None
     """Solve a game's current position, a position, or a deal (object or code) from its start.
 
     ``max_states`` is the budget in positions (default: ``pyramide solve``'s): past it the verdict
-    is ``unknown`` (``limit`` says so), on every machine alike.  ``timeout`` (seconds) is an optional extra cap that makes the
-    answer depend on the machine; the result says when it struck.  Returns a
+    is ``unknown`` (``limit`` says so), on every machine alike.  ``timeout`` (seconds) is an optional
+    extra cap that makes the answer depend on the machine; the result says when it struck.  Returns a
     :class:`~pyramide_cli.solver.SolveResult`.
     """
     from .solver import DEFAULT_LIMITS, SolveLimits

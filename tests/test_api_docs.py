@@ -31,7 +31,8 @@ def test_every_public_name_resolves_and_nothing_else_is_promised() -> None:
         assert getattr(pyramide_cli, name) is not None, name
     assert len(set(pyramide_cli.__all__)) == len(pyramide_cli.__all__)
     assert set(pyramide_cli.__all__) - {"__version__"} == set(pyramide_cli._WHERE) | {
-        "API_VERSION", "ENGINE_PROTOCOL_VERSION", "JSON_SCHEMA_VERSION", "SAVE_FORMAT_VERSION", "SERVE_PROTOCOL_VERSION"}
+        "API_VERSION", "ENGINE_PROTOCOL_VERSION", "JSON_SCHEMA_VERSION", "SAVE_FORMAT_VERSION",
+        "SERVE_PROTOCOL_VERSION"}
     with pytest.raises(AttributeError, match="no attribute 'Board'"):
         pyramide_cli.Board  # noqa: B018
     assert "Game" in dir(pyramide_cli)

@@ -47,7 +47,8 @@ def test_an_illegal_action_in_the_history_is_named(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("history: [KC, draw]", "history: [KC, draw, KD]"))
     outcome = invoke("replay", str(path))
     assert outcome.status == 1
-    assert "action 3 (KD) cannot be played after the 2 before it: this card is blocked by another card" in outcome.stderr
+    assert ("action 3 (KD) cannot be played after the 2 before it: this card is blocked by another card"
+            in outcome.stderr)
 
 
 def test_upto_shows_the_position_after_n_actions(tmp_path: Path) -> None:

@@ -12,7 +12,9 @@ import pytest
 
 from pyramide_cli.storage import files
 from cli_support import unwritable_folder
-from pyramide_cli.storage.files import FileAccessError, FileContentError, LockTimeoutError, SaveLock, atomic_write, lock_timeout, read_text
+from pyramide_cli.storage.files import (
+    FileAccessError, FileContentError, LockTimeoutError, SaveLock, atomic_write, lock_timeout, read_text,
+)
 
 def test_atomic_write_replaces_the_whole_file_and_leaves_no_temporary(tmp_path: Path) -> None:
     target = tmp_path / "g.yaml"

@@ -46,8 +46,10 @@ BASE_LAYOUT = (EXAMPLES / "r24-layout.yaml").read_text()
 
 HOSTILE_VALUES = [
     "[&a [x, x, x, x, x, x, x, x, x], &b [*a, *a, *a, *a, *a, *a, *a, *a, *a], *b]",
-    "[&a [x, x, x, x, x, x, x, x, x]" + "".join(f", &{n} [{', '.join([f'*{p}'] * 9)}]" for p, n in zip("abcdef", "bcdefg")) + "]",
-    "0x" + "f" * 5000, "9" * 500, "9" * 5000, "-1", "1e999", ".nan", "-.inf", "~", "[]", "{}", "[[[[[[[[[[[[[[[[[[[x]]]]]]]]]]]]]]]]]]",
+    "[&a [x, x, x, x, x, x, x, x, x]"
+    + "".join(f", &{n} [{', '.join([f'*{p}'] * 9)}]" for p, n in zip("abcdef", "bcdefg", strict=True)) + "]",
+    "0x" + "f" * 5000, "9" * 500, "9" * 5000, "-1", "1e999", ".nan", "-.inf", "~", "[]", "{}",
+    "[[[[[[[[[[[[[[[[[[[x]]]]]]]]]]]]]]]]]]",
     "!!binary AAAA", "!!set {a, b}", "!!python/object:os.system x", "2026-13-45", "12:30:00", "1:2:3:4:5:6",
     "'\x1b[2J\x07'", "\"\\u202e\\x00\"", "x" * 20_000, "*undefined", "&anchor 1", "<<: {a: 1}", "? [a]\n: 1",
     "'PY1-N-" + "A" * 3000 + "'", "\"\\udcff\"", "yes", "0o777", "0b101", "+12", "1_000", "3.", "!!float '1'",
@@ -104,10 +106,12 @@ def mutated(draw: st.DrawFn, bases: list[str]) -> bytes:
         kind = draw(st.sampled_from(["value", "bytes", "truncate", "line"]))
         if kind == "value":  # a top-level key's value (most of the time) or any line
             keyed = [index for index, line in enumerate(lines) if re.match(r"[a-z-]+:", line)]
-            index = draw(st.sampled_from(keyed) if keyed and draw(st.integers(0, 4)) else st.integers(0, len(lines) - 1))
+            index = draw(st.sampled_from(keyed) if keyed and draw(st.integers(0, 4))
+                         else st.integers(0, len(lines) - 1))
             key = lines[index].split(":", 1)[0] if ":" in lines[index] else "extra"
             value = draw(st.sampled_from(HOSTILE_VALUES))
-            lines[index] = f"{key}: [{value}, draw]\n" if key == "history" and draw(st.booleans()) else f"{key}: {value}\n"
+            in_history = key == "history" and draw(st.booleans())
+            lines[index] = f"{key}: [{value}, draw]\n" if in_history else f"{key}: {value}\n"
         elif kind == "line" and len(lines) > 1:
             index = draw(st.integers(0, len(lines) - 1))
             lines.insert(index, lines[index]) if draw(st.booleans()) else lines.pop(index)
@@ -149,7 +153,8 @@ def test_mutated_layouts(tmp_path: Path, content: bytes, command: str, budget: B
     layout = tmp_path / "layout.yaml"
     layout.write_bytes(content)
     out = tmp_path / "out.yaml"
-    args = ["show", str(layout)] if command == "show" else ["deal", "--from-layout", str(layout), "-o", str(out), "--force"]
+    args = (["show", str(layout)] if command == "show"
+            else ["deal", "--from-layout", str(layout), "-o", str(out), "--force"])
     with bounded():
         outcome = invoke(*args)
     check(outcome)
@@ -185,7 +190,8 @@ def wants_json(args: list[str]) -> bool:
 @given(text=HOSTILE_TEXT, slot=st.sampled_from([
     "file", "code", "tap", "rules", "expect", "expect-score", "upto", "level", "date", "output", "json-tap",
 ]))
-def test_hostile_arguments(tmp_path: Path, text: str, slot: str, budget: Budget, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hostile_arguments(tmp_path: Path, text: str, slot: str, budget: Budget,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
     if budget.spent():
         return
     monkeypatch.chdir(tmp_path)

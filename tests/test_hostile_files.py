@@ -23,7 +23,7 @@ def alias_bomb(levels: int) -> str:
     """A "billion laughs": ``levels`` lists of 9 aliases of the one before (9**levels leaves)."""
     names = "abcdefghijklmnop"
     parts = ["&a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
-    for before, name in zip(names, names[1:levels]):
+    for before, name in zip(names, names[1:levels], strict=False):
         parts.append(f"&{name} [{', '.join([f'*{before}'] * 9)}]")
     return f"[{', '.join(parts)}]"
 

@@ -77,7 +77,8 @@ def test_a_100000_character_deal_code_is_not_echoed_whole() -> None:
 
 
 def test_a_long_option_value_is_not_echoed_whole(tmp_path: Path) -> None:
-    message = assert_one_error_line(invoke("replay", str(make_save(tmp_path, CODE)), "--expect-score", "9x" * 50_000), 2)
+    outcome = invoke("replay", str(make_save(tmp_path, CODE)), "--expect-score", "9x" * 50_000)
+    message = assert_one_error_line(outcome, 2)
     assert len(message) < 700
 
 
@@ -103,7 +104,8 @@ def test_hostile_file_names_are_escaped_in_errors(tmp_path: Path, monkeypatch: p
     assert diverges.status == 1 and not RAW_CONTROL.search(diverges.stdout + diverges.stderr)
 
 
-def test_a_file_name_that_is_not_utf8_is_printed_and_json_stays_valid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_name_that_is_not_utf8_is_printed_and_json_stays_valid(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     name = "g\udcff\udcfe.yaml"  # the bytes g\xff\xfe.yaml, as Python gets them from argv
     outcome = invoke("deal", CODE, "-o", name)

@@ -177,7 +177,8 @@ def test_migrations_chain_up_to_the_current_format(monkeypatch: pytest.MonkeyPat
         return document
 
     monkeypatch.setitem(save.MIGRATIONS, 0, from_zero)
-    old = format_1_text(save_text(CODE, "KC")).replace("pyramide-save: 1", "pyramide-save: 0").replace("moves:", "counter:")
+    old = (format_1_text(save_text(CODE, "KC")).replace("pyramide-save: 1", "pyramide-save: 0")
+           .replace("moves:", "counter:"))
     assert parse_save(old).moves == 1
 
 

@@ -75,7 +75,9 @@ def test_unreadable_text_changes_nothing_even_after_good_words(tmp_path: Path) -
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("word", ["7C", "10♣", "tc", "RD", "10C+3S", "10c 3s", "draw", "RECYCLE", "undo", "stock", "waste"])
+@pytest.mark.parametrize("word", [
+    "7C", "10♣", "tc", "RD", "10C+3S", "10c 3s", "draw", "RECYCLE", "undo", "stock", "waste",
+])
 def test_check_word_accepts_what_game_play_reads(word: str) -> None:
     check_word(word)
 

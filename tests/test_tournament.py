@@ -164,4 +164,5 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--write"]:
         write_transcript()
     else:
-        sys.exit("usage: python tests/test_tournament.py --write   (rewrites the engine transcript of docs/protocol.md)")
+        sys.exit("usage: python tests/test_tournament.py --write   "
+                 "(rewrites the engine transcript of docs/protocol.md)")

@@ -4,8 +4,8 @@ For each rules preset: solve every deal of the sample (deal numbers ``--deals A-
 random player's games on each winnable one — all of them, seeded exactly as grading seeds them —
 and put the thresholds at the quartiles of the win counts, so that Easy, Medium, Hard and Expert
 are each about a quarter of the winnable deals (when more than a quarter are never won by the
-random player, those are Expert and the other three levels share the rest equally).  Deals the solver cannot decide within its
-limits are left out (they are never dealt either).
+random player, those are Expert and the other three levels share the rest equally).  Deals the solver
+cannot decide within its limits are left out (they are never dealt either).
 
 ``--write`` rewrites :mod:`pyramide_cli.analysis.level_table` (the one place the thresholds live) and the
 calibration section of ``docs/levels.md`` (each file replaced in one step); without it the results
@@ -159,7 +159,8 @@ def table_module(table: dict[str, dict[str, int]], calibration: dict[str, dict[s
     lines += ["}", "", "CALIBRATION: dict[str, dict[str, object]] = {"]
     for preset, entry in calibration.items():
         lines.append(f'    "{preset}": {{')
-        lines += [f"        {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in entry.items()]
+        lines += [f"        {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},"
+                  for key, value in entry.items()]
         lines.append("    },")
     lines.append("}")
     return "\n".join(lines) + "\n"

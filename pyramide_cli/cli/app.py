@@ -156,6 +156,7 @@ def _version(value: bool) -> None:
 
 @app.callback(help=HELP)
 def root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit."),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Show the version and exit."),
 ) -> None:
     """Pyramid solitaire for the terminal, for scripts and for bots."""

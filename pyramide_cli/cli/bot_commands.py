@@ -83,17 +83,35 @@ answer the handshake, 5 the engine cannot be started, --csv or --save-dir cannot
 
 @app.command(help=TOURNAMENT_HELP, short_help="Let a bot (built in or external) play many deals; win rate and more.")
 def tournament(
-    bot: Annotated[Optional[str], typer.Option("--bot", metavar="NAME", help="A built-in bot: random, greedy or solver (default greedy).", show_default=False)] = None,
-    engine: Annotated[Optional[str], typer.Option("--engine", metavar="CMD", help="An external engine: the command line that starts it.", show_default=False)] = None,
-    deals: Annotated[str, typer.Option("--deals", metavar="A-B", help="Deal numbers to play, both ends included.")] = "0-99",
-    rules: Annotated[str, typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+stock-top.")] = "N",
-    level: Annotated[Optional[str], typer.Option("--level", "-l", metavar="LEVEL", help="Play only the deals of this level among --deals: easy, medium, hard or expert.", show_default=False)] = None,
-    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seeds every game (with the deal number): the random bot and engines that draw lots.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Processes to play in (the same results for any N).")] = 1,
-    max_actions: Annotated[int, typer.Option("--max-actions", metavar="N", help="Actions a game may take before it is resigned for the bot.")] = DEFAULT_MAX_ACTIONS,
-    move_time: Annotated[str, typer.Option("--move-time", metavar="SECONDS", help="Wall-clock seconds an engine may take for one move.")] = "10",
-    csv_file: Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="Also write one CSV row per game to FILE.", show_default=False)] = None,
-    save_dir: Annotated[Optional[str], typer.Option("--save-dir", metavar="DIR", help="Write every game as a save file in DIR (replay confirms each).", show_default=False)] = None,
+    bot: Annotated[Optional[str], typer.Option(
+        "--bot", metavar="NAME", help="A built-in bot: random, greedy or solver (default greedy).",
+        show_default=False)] = None,
+    engine: Annotated[Optional[str], typer.Option(
+        "--engine", metavar="CMD", help="An external engine: the command line that starts it.",
+        show_default=False)] = None,
+    deals: Annotated[str, typer.Option(
+        "--deals", metavar="A-B", help="Deal numbers to play, both ends included.")] = "0-99",
+    rules: Annotated[str, typer.Option(
+        "--rules", "-r", metavar="RULES", help="Rules such as N, T, T+stock-top.")] = "N",
+    level: Annotated[Optional[str], typer.Option(
+        "--level", "-l", metavar="LEVEL",
+        help="Play only the deals of this level among --deals: easy, medium, hard or expert.",
+        show_default=False)] = None,
+    seed: Annotated[int, typer.Option(
+        "--seed", metavar="N",
+        help="Seeds every game (with the deal number): the random bot and engines that draw lots.")] = 0,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", metavar="N", help="Processes to play in (the same results for any N).")] = 1,
+    max_actions: Annotated[int, typer.Option(
+        "--max-actions", metavar="N",
+        help="Actions a game may take before it is resigned for the bot.")] = DEFAULT_MAX_ACTIONS,
+    move_time: Annotated[str, typer.Option(
+        "--move-time", metavar="SECONDS", help="Wall-clock seconds an engine may take for one move.")] = "10",
+    csv_file: Annotated[Optional[str], typer.Option(
+        "--csv", metavar="FILE", help="Also write one CSV row per game to FILE.", show_default=False)] = None,
+    save_dir: Annotated[Optional[str], typer.Option(
+        "--save-dir", metavar="DIR", help="Write every game as a save file in DIR (replay confirms each).",
+        show_default=False)] = None,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):

@@ -35,8 +35,10 @@ from .exit_codes import ExitStatus
 
 # -- options shared by the commands ------------------------------------------------------------
 JsonOption = Annotated[bool, typer.Option("--json", help="Print exactly one JSON document (errors included).")]
-AsciiOption = Annotated[bool, typer.Option("--ascii", help="Plain ASCII: 10C instead of 10♣, '.' for a gap, no colour.")]
-FrenchOption = Annotated[bool, typer.Option("--french", help="French rank letters on the board: R (roi), D (dame), V (valet).")]
+AsciiOption = Annotated[bool, typer.Option(
+    "--ascii", help="Plain ASCII: 10C instead of 10♣, '.' for a gap, no colour.")]
+FrenchOption = Annotated[bool, typer.Option(
+    "--french", help="French rank letters on the board: R (roi), D (dame), V (valet).")]
 RevealOption = Annotated[bool, typer.Option("--reveal", help="Also show the face-down stock, top card first.")]
 DbOption = Annotated[Optional[str], typer.Option(
     "--db", metavar="FILE", show_default=False,

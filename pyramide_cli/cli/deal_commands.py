@@ -74,17 +74,31 @@ regular file.
 
 @app.command(help=DEAL_HELP, short_help="Deal a new game into a save file; print its code and board.")
 def deal(
-    code: Annotated[Optional[str], typer.Argument(metavar="CODE", help="A deal code such as PY1-N-AAAAAAS; random when left out.", show_default=False)] = None,
-    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict, N+recycles=2 (default N, or the code's).", show_default=False, autocompletion=complete_rules)] = None,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="The save file to write (default pyramide-<code>.yaml).", show_default=False)] = None,
+    code: Annotated[Optional[str], typer.Argument(
+        metavar="CODE", help="A deal code such as PY1-N-AAAAAAS; random when left out.", show_default=False)] = None,
+    rules: Annotated[Optional[str], typer.Option(
+        "--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict, N+recycles=2 (default N, or the code's).",
+        show_default=False, autocompletion=complete_rules)] = None,
+    output: Annotated[Optional[str], typer.Option(
+        "--output", "-o", metavar="FILE", help="The save file to write (default pyramide-<code>.yaml).",
+        show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it is a save (or an empty file).")] = False,
-    from_layout: Annotated[Optional[str], typer.Option("--from-layout", metavar="LAYOUT", help="Start a custom deal from a layout file (R24).", show_default=False)] = None,
+    from_layout: Annotated[Optional[str], typer.Option(
+        "--from-layout", metavar="LAYOUT", help="Start a custom deal from a layout file (R24).",
+        show_default=False)] = None,
     assist: Annotated[bool, typer.Option("--assist/--no-assist", help="Error help (R15) saved with the game.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the code.")] = False,
-    level: Annotated[Optional[str], typer.Option("--level", "-l", metavar="LEVEL", help="Deal a winnable deal of this level: easy, medium, hard or expert.", show_default=False, autocompletion=complete_level)] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", metavar="N", help="With --level: a reproducible pick (a whole number 0 to 2**64-1).", show_default=False)] = None,
-    daily: Annotated[bool, typer.Option("--daily", help="Deal the daily deal (a Medium deal, the same for everyone on a date).")] = False,
-    date: Annotated[Optional[str], typer.Option("--date", metavar="YYYY-MM-DD", help="With --daily: the daily deal of this date (default today).", show_default=False)] = None,
+    level: Annotated[Optional[str], typer.Option(
+        "--level", "-l", metavar="LEVEL", help="Deal a winnable deal of this level: easy, medium, hard or expert.",
+        show_default=False, autocompletion=complete_level)] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        "--seed", metavar="N", help="With --level: a reproducible pick (a whole number 0 to 2**64-1).",
+        show_default=False)] = None,
+    daily: Annotated[bool, typer.Option(
+        "--daily", help="Deal the daily deal (a Medium deal, the same for everyone on a date).")] = False,
+    date: Annotated[Optional[str], typer.Option(
+        "--date", metavar="YYYY-MM-DD", help="With --daily: the daily deal of this date (default today).",
+        show_default=False)] = None,
     json_output: JsonOption = False,
     ascii: AsciiOption = False,
     french: FrenchOption = False,
@@ -140,9 +154,11 @@ def _make_deal(code: str | None, rules: Rules | None, layout: str | None) -> Dea
     return Deal.from_number(secrets.randbelow(MAX_DEAL_NUMBER + 1), rules or Rules())
 
 
-@app.command(help=SHOW_HELP, short_help="Show the board of a save file, a layout file or a deal code.", no_args_is_help=True)
+@app.command(help=SHOW_HELP, short_help="Show the board of a save file, a layout file or a deal code.",
+             no_args_is_help=True)
 def show(
-    target: Annotated[str, typer.Argument(metavar="FILE|CODE", help="A save file, a layout file or a deal code.", show_default=False)],
+    target: Annotated[str, typer.Argument(
+        metavar="FILE|CODE", help="A save file, a layout file or a deal code.", show_default=False)],
     reveal: RevealOption = False,
     json_output: JsonOption = False,
     ascii: AsciiOption = False,

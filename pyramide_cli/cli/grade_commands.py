@@ -48,8 +48,11 @@ game was won (no level), 2 bad rules, 4 bad code or file, 5 missing file.
 
 @app.command(help=GRADE_HELP, no_args_is_help=True)
 def grade(
-    target: Annotated[str, typer.Argument(metavar="CODE|FILE", help="A deal code, or a save or layout file.", show_default=False)],
-    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="RULES", help="Grade the same deal number under these rules (R23).", show_default=False, autocompletion=complete_rules)] = None,
+    target: Annotated[str, typer.Argument(
+        metavar="CODE|FILE", help="A deal code, or a save or layout file.", show_default=False)],
+    rules: Annotated[Optional[str], typer.Option(
+        "--rules", "-r", metavar="RULES", help="Grade the same deal number under these rules (R23).",
+        show_default=False, autocompletion=complete_rules)] = None,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
@@ -107,7 +110,8 @@ def grade_text(graded: Grade) -> str:
         proof = "no, proven by the solver"
         level = "none: an unwinnable deal has no level and is never dealt for one"
     else:
-        proof = "yes, proven by the solver" if graded.solver_proved else "yes, a random game won it (the solver reached its limit)"
+        proof = ("yes, proven by the solver" if graded.solver_proved
+             else "yes, a random game won it (the solver reached its limit)")
         level = f"{graded.level.label}  ({thresholds_text(graded.thresholds)})"  # type: ignore[union-attr]
     return "\n".join([
         f"{deal.code}  (rules {deal.rules.name})",
@@ -129,8 +133,10 @@ def no_level_message(graded: Grade) -> str:
 def pick_deal(level: str | None, seed: int | None, daily: bool, date: str | None, rules: Rules | None,
               code_given: bool) -> tuple[Deal, Level | None, str | None]:
     """``(deal, level, daily date)`` for ``deal --level L [--seed S]`` or ``deal --daily [--date D]``."""
-    from ..analysis.grade import DAILY_LEVEL, GradeError, LevelSearchError, daily_deal, find_level_deal, parse_date, parse_level
-    from ..analysis.grade import random_start, seed_start
+    from ..analysis.grade import (
+        DAILY_LEVEL, GradeError, LevelSearchError, daily_deal, find_level_deal, parse_date, parse_level, random_start,
+        seed_start,
+    )
     from ..engine.rules import Rules as RulesType
 
     if code_given and (level is not None or daily):

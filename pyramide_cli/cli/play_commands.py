@@ -95,14 +95,20 @@ def play_document(path: Path, results: list[PlayResult], last: PlayResult | None
     return document
 
 
-@app.command(help=PLAY_HELP, short_help="Play taps and moves: arguments, stdin or an interactive prompt.", no_args_is_help=True)
+@app.command(help=PLAY_HELP, short_help="Play taps and moves: arguments, stdin or an interactive prompt.",
+             no_args_is_help=True)
 def play(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="The save file (made by `pyramide deal`).", show_default=False)],
+    file: Annotated[str, typer.Argument(
+        metavar="FILE", help="The save file (made by `pyramide deal`).", show_default=False)],
     taps: Annotated[Optional[list[str]], typer.Argument(
         metavar="TAP_OR_MOVE", help="Taps or moves, applied in order.", show_default=False,
         autocompletion=complete_play)] = None,
-    assist: Annotated[Optional[bool], typer.Option("--assist/--no-assist", help="Error help (R15) for this command; default: the file's setting (on unless dealt with --no-assist).", show_default=False)] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success (messages of refusals still go to stderr).")] = False,
+    assist: Annotated[Optional[bool], typer.Option(
+        "--assist/--no-assist",
+        help="Error help (R15) for this command; default: the file's setting (on unless dealt with --no-assist).",
+        show_default=False)] = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="Print nothing on success (messages of refusals still go to stderr).")] = False,
     db: DbOption = None,
     no_record: Annotated[bool, typer.Option("--no-record", help=NO_RECORD_HELP)] = False,
     new_if_finished: Annotated[bool, typer.Option("--new-if-finished", help=NEW_IF_FINISHED_HELP)] = False,

@@ -141,8 +141,8 @@ def talon_line(game: Game, style: Style) -> str:
     if len(position.waste) > len(waste_cards):
         waste += " " + tr(text("(+{count} under)", count=len(position.waste) - len(waste_cards)))
     foundation_cards = position.foundation
-    foundation = tr(text("foundation {cards}", cards=f"{card_text(foundation_cards[-1], style)} ({len(foundation_cards)})"
-                         if foundation_cards else dash))
+    top = f"{card_text(foundation_cards[-1], style)} ({len(foundation_cards)})" if foundation_cards else dash
+    foundation = tr(text("foundation {cards}", cards=top))
     left = f" {stock}   {waste}"
     gap = max(3, PYRAMID_WIDTH - _visible_length(left) - _visible_length(foundation))
     return left + " " * gap + foundation

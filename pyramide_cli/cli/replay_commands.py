@@ -54,7 +54,8 @@ def _expectations(game: Game, expect: Expectation | None, expect_score: int | No
         checks.append({"check": "termination", "expected": expect.value,
                        "actual": None if termination is None else termination.value, "ok": termination is expect})
     if expect_score is not None:
-        checks.append({"check": "score", "expected": expect_score, "actual": game.score, "ok": game.score == expect_score})
+        checks.append({"check": "score", "expected": expect_score, "actual": game.score,
+                       "ok": game.score == expect_score})
     return checks
 
 
@@ -108,17 +109,26 @@ def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, A
                      "position), reported by today's")
     lines += [f"  {divergence.message}" for divergence in result.divergences]
     for check in checks:
-        lines.append(f"  expect {check['check']} {check['expected']}: {'ok' if check['ok'] else 'FAILED, got ' + str(check['actual'])}")
+        result = "ok" if check["ok"] else f"FAILED, got {check['actual']}"
+        lines.append(f"  expect {check['check']} {check['expected']}: {result}")
     return "\n".join(lines)
 
 
-@app.command(help=REPLAY_HELP, short_help="Replay a save from its deal code; check score, moves and status.", no_args_is_help=True)
+@app.command(help=REPLAY_HELP, short_help="Replay a save from its deal code; check score, moves and status.",
+             no_args_is_help=True)
 def replay(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The save file to check.", show_default=False)],
-    expect: Annotated[Optional[str], typer.Option("--expect", metavar="STATUS", help="Fail (exit 1) unless the replayed game has this status (won, lost, playing) or termination (cleared, no-moves, dead, resigned).", show_default=False, autocompletion=complete_expect)] = None,
-    expect_score: Annotated[Optional[int], typer.Option("--expect-score", metavar="N", help="Fail (exit 1) unless the replayed score is N.", show_default=False)] = None,
+    expect: Annotated[Optional[str], typer.Option(
+        "--expect", metavar="STATUS",
+        help="Fail (exit 1) unless the replayed game has this status (won, lost, playing) or termination "
+             "(cleared, no-moves, dead, resigned).",
+        show_default=False, autocompletion=complete_expect)] = None,
+    expect_score: Annotated[Optional[int], typer.Option(
+        "--expect-score", metavar="N", help="Fail (exit 1) unless the replayed score is N.",
+        show_default=False)] = None,
     step: Annotated[bool, typer.Option("--step", help="Print every position of the replay.")] = False,
-    upto: Annotated[Optional[int], typer.Option("--upto", metavar="N", help="Show the position after the first N actions.", show_default=False)] = None,
+    upto: Annotated[Optional[int], typer.Option(
+        "--upto", metavar="N", help="Show the position after the first N actions.", show_default=False)] = None,
     json_output: JsonOption = False,
     ascii: AsciiOption = False,
     french: FrenchOption = False,

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -16,6 +17,13 @@ from .app import app
 from .completion import complete_rules
 from .common import CommandError, JsonOption, counted, echo, emit_json, reporting, shown, usage_error
 from .exit_codes import ExitStatus
+
+if TYPE_CHECKING:  # the solver and the analysis are imported inside the commands
+    from ..analysis.survey import DealOutcome, SurveyReport
+    from ..engine.game import Game
+    from ..engine.moves import Move
+    from ..solver import SolveLimits, SolveResult
+    from ..storage.save import SaveData
 
 LIMIT_HELP = "Give up (verdict unknown, exit 7) after exploring this many positions [default: 5000000]."
 TIMEOUT_HELP = ("Also give up after this many seconds (opt-in: off by default, so that a verdict never "
@@ -79,7 +87,7 @@ Exit: 0 done, 2 bad option or rules, 5 the CSV file exists (without --force) or 
 """
 
 
-def _limits(max_states: int | None, timeout: float | None):
+def _limits(max_states: int | None, timeout: float | None) -> SolveLimits:
     from ..solver import DEFAULT_LIMITS, SolveLimits
 
     if max_states is not None and max_states < 1:
@@ -89,14 +97,22 @@ def _limits(max_states: int | None, timeout: float | None):
     return SolveLimits(max_states=DEFAULT_LIMITS.max_states if max_states is None else max_states, timeout=timeout)
 
 
-@app.command(help=SOLVE_HELP, short_help="Prove a deal or save winnable (with a line) or unwinnable.", no_args_is_help=True)
+@app.command(help=SOLVE_HELP, short_help="Prove a deal or save winnable (with a line) or unwinnable.",
+             no_args_is_help=True)
 def solve(
-    target: Annotated[str, typer.Argument(metavar="CODE|FILE", help="A deal code, or a save file (solved from its current position).", show_default=False)],
+    target: Annotated[str, typer.Argument(
+        metavar="CODE|FILE", help="A deal code, or a save file (solved from its current position).",
+        show_default=False)],
     optimal: Annotated[bool, typer.Option("--optimal", help="Find a line with the fewest actions (slower).")] = False,
-    max_states: Annotated[Optional[int], typer.Option("--max-states", metavar="N", help=LIMIT_HELP, show_default=False)] = None,
-    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help=TIMEOUT_HELP, show_default=False)] = None,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write the winning line as a save file (replay confirms it won).", show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it is a save (or an empty file).")] = False,
+    max_states: Annotated[Optional[int], typer.Option(
+        "--max-states", metavar="N", help=LIMIT_HELP, show_default=False)] = None,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", metavar="SECONDS", help=TIMEOUT_HELP, show_default=False)] = None,
+    output: Annotated[Optional[str], typer.Option(
+        "--output", "-o", metavar="FILE", help="Write the winning line as a save file (replay confirms it won).",
+        show_default=False)] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite the -o file if it is a save (or an empty file).")] = False,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
@@ -133,7 +149,7 @@ def solve(
             raise typer.Exit(int(status))  # unwinnable: an answer, with its own status (like grep's 1)
 
 
-def _verdict_message(result) -> str:
+def _verdict_message(result: SolveResult) -> str:
     from ..solver import Limit, Verdict
 
     figures = counted(result.states, "{count:,} position", "{count:,} positions") + f", {result.seconds:.3f} s"
@@ -150,7 +166,7 @@ def _verdict_message(result) -> str:
     return f"unknown: the search used its whole budget before a verdict ({figures}); raise --max-states"
 
 
-def _write_solution(path: Path, game, data, solution, force: bool) -> str:
+def _write_solution(path: Path, game: Game, data: SaveData | None, solution: Sequence[Move], force: bool) -> str:
     from ..storage.save import SaveData, write_save
 
     for move in solution:
@@ -162,11 +178,15 @@ def _write_solution(path: Path, game, data, solution, force: bool) -> str:
     return str(path)
 
 
-@app.command(help=HINT_HELP, short_help="Suggest the next action for a save file (never changes it).", no_args_is_help=True)
+@app.command(help=HINT_HELP, short_help="Suggest the next action for a save file (never changes it).",
+             no_args_is_help=True)
 def hint(
-    target: Annotated[str, typer.Argument(metavar="FILE", help="A save file (or a deal code: a hint for its start).", show_default=False)],
-    max_states: Annotated[Optional[int], typer.Option("--max-states", metavar="N", help=HINT_LIMIT_HELP, show_default=False)] = None,
-    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help=HINT_TIMEOUT_HELP, show_default=False)] = None,
+    target: Annotated[str, typer.Argument(
+        metavar="FILE", help="A save file (or a deal code: a hint for its start).", show_default=False)],
+    max_states: Annotated[Optional[int], typer.Option(
+        "--max-states", metavar="N", help=HINT_LIMIT_HELP, show_default=False)] = None,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", metavar="SECONDS", help=HINT_TIMEOUT_HELP, show_default=False)] = None,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
@@ -185,13 +205,19 @@ def hint(
 @app.command(help=SURVEY_HELP, short_help="Solve a range of deals: winnable share with a 95 % interval, timings.")
 def survey(
     deals: Annotated[str, typer.Option("--deals", metavar="A-B", help="Deal numbers, both ends included, e.g. 0-999.")],
-    rules: Annotated[str, typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict.", autocompletion=complete_rules)] = "N",
+    rules: Annotated[str, typer.Option(
+        "--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict.", autocompletion=complete_rules)] = "N",
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Worker processes.")] = 1,
-    csv_file: Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="Also write one row per deal to FILE.", show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the --csv file if it exists (only a survey CSV or an empty file).")] = False,
-    optimal: Annotated[bool, typer.Option("--optimal", help="Solve each winnable deal for the fewest actions.")] = False,
-    max_states: Annotated[Optional[int], typer.Option("--max-states", metavar="N", help=SURVEY_LIMIT_HELP, show_default=False)] = None,
-    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="SECONDS", help=SURVEY_TIMEOUT_HELP, show_default=False)] = None,
+    csv_file: Annotated[Optional[str], typer.Option(
+        "--csv", metavar="FILE", help="Also write one row per deal to FILE.", show_default=False)] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite the --csv file if it exists (only a survey CSV or an empty file).")] = False,
+    optimal: Annotated[bool, typer.Option(
+        "--optimal", help="Solve each winnable deal for the fewest actions.")] = False,
+    max_states: Annotated[Optional[int], typer.Option(
+        "--max-states", metavar="N", help=SURVEY_LIMIT_HELP, show_default=False)] = None,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", metavar="SECONDS", help=SURVEY_TIMEOUT_HELP, show_default=False)] = None,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
@@ -226,7 +252,7 @@ class _progress:
         self.total, self.show = total, show
         self._bar: Any = None
 
-    def __enter__(self):
+    def __enter__(self) -> Callable[[DealOutcome], None] | None:
         if not self.show:
             return None
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -245,7 +271,7 @@ class _progress:
 SURVEY_CSV = csv_output("a survey CSV", "number")
 
 
-def _write_csv(path: Path, report) -> str:
+def _write_csv(path: Path, report: SurveyReport) -> str:
     import csv
     import io
 
@@ -267,12 +293,14 @@ def _survey_text(summary: dict[str, Any]) -> str:
     lines = [
         f"rules {summary['rules']}, deals {summary['first']}-{summary['last']} "
         f"({counted(deals, '{count} deal', '{count} deals')})",
-        f"  winnable   {summary['winnable']:>6}  {summary['winnable_percent']:6.2f} %  (95 % CI {low:.2f}-{high:.2f} %)",
+        f"  winnable   {summary['winnable']:>6}  {summary['winnable_percent']:6.2f} %  "
+        f"(95 % CI {low:.2f}-{high:.2f} %)",
         f"  unwinnable {summary['unwinnable']:>6}  {100 * summary['unwinnable'] / deals:6.2f} %",
         f"  unknown    {summary['unknown']:>6}  {100 * summary['unknown'] / deals:6.2f} %",
         f"  time   mean {1000 * seconds['mean']:.1f} ms, median {1000 * seconds['median']:.1f} ms, "
         f"p99 {1000 * seconds['p99']:.1f} ms, max {1000 * seconds['max']:.1f} ms",
-        f"  states mean {states['mean']:,.0f}, median {states['median']:,.0f}, p99 {states['p99']:,.0f}, max {states['max']:,.0f}",
+        f"  states mean {states['mean']:,.0f}, median {states['median']:,.0f}, p99 {states['p99']:,.0f}, "
+        f"max {states['max']:,.0f}",
     ]
     if "csv" in summary:
         lines.append(f"  rows written to {shown(summary['csv'])}")

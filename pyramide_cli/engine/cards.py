@@ -5,8 +5,9 @@ solver can keep cards in tuples and bit masks at full speed while callers still 
 ``card.rank``, ``card.suit`` and ``str(card) == '10C'``.  Only 52 instances ever exist.
 
 Names accepted on input (case-insensitive): rank ``A`` (or ``1``), ``2``–``10`` (or ``T``),
-``J Q K``, or the French ``V`` (valet), ``D`` (dame) and ``R`` (roi) for jack, queen and king; suit ``C D H S`` or a symbol ``♣ ♦ ♥ ♠`` (``♧ ♢ ♡ ♤`` too).  ``DD`` is therefore
-the queen (dame) of diamonds, ``10D`` the ten of diamonds.
+``J Q K``, or the French ``V`` (valet), ``D`` (dame) and ``R`` (roi) for jack, queen and king;
+suit ``C D H S`` or a symbol ``♣ ♦ ♥ ♠`` (``♧ ♢ ♡ ♤`` too).  ``DD`` is therefore the queen (dame)
+of diamonds, ``10D`` the ten of diamonds.
 """
 
 from __future__ import annotations

@@ -142,7 +142,8 @@ class Deal:
             )
         version, segment, body = parts
         if version != CODE_VERSION:
-            raise DealCodeError(f"bad deal code {quoted(code)}: unknown format version {quoted(version)} (this program reads PY1)")
+            raise DealCodeError(
+                f"bad deal code {quoted(code)}: unknown format version {quoted(version)} (this program reads PY1)")
         try:
             rules = Rules.from_code_segment(segment)
         except RulesError as error:

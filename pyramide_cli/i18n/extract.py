@@ -106,7 +106,8 @@ def main() -> None:
         target = mo_path(language)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(compile_mo(entries))
-        print(f"{language}: {len(entries) - 1} messages, {missing} to translate -> {target.relative_to(PACKAGE.parent)}")
+        where = target.relative_to(PACKAGE.parent)
+        print(f"{language}: {len(entries) - 1} messages, {missing} to translate -> {where}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -19,14 +20,16 @@ from ..engine.deal import Deal
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.position import Position
+from ..engine.rules import Rules
 from .budget import DEFAULT_LIMITS, DEFAULT_MAX_STATES, Budget, Limit, LimitReached, SolveLimits
 from .lines import LineBuilder, multiset_line, replay_steps, step_move
 from .relaxation import Relaxation
 from .tables import DealTables
-from .talon_search import TalonSearch
+from .talon_search import Step, TalonSearch
 
 __all__ = [
-    "DEFAULT_LIMITS", "DEFAULT_MAX_STATES", "Limit", "SolveLimits", "SolveResult", "Verdict", "solve", "uses_multiset_search",
+    "DEFAULT_LIMITS", "DEFAULT_MAX_STATES", "Limit", "SolveLimits", "SolveResult", "Verdict", "solve",
+    "uses_multiset_search",
 ]
 
 
@@ -81,7 +84,7 @@ class SolveResult:
         }
 
 
-def uses_multiset_search(rules) -> bool:
+def uses_multiset_search(rules: Rules) -> bool:
     """True for rule sets the multiset game solves exactly (unlimited draw-1, no talon pairs)."""
     return rules.recycle_limit is None and rules.plain_talon
 
@@ -96,7 +99,8 @@ def _start_position(target: Position | Deal | Game) -> Position:
     raise TypeError(f"solve() takes a Position, Deal or Game, not {type(target).__name__}")
 
 
-def solve(target: Position | Deal | Game, *, optimal: bool = False, limits: SolveLimits = DEFAULT_LIMITS) -> SolveResult:
+def solve(target: Position | Deal | Game, *, optimal: bool = False,
+          limits: SolveLimits = DEFAULT_LIMITS) -> SolveResult:
     """Solve a deal from its start, or any position (a game's current one)."""
     position = _start_position(target)
     budget = Budget(limits)
@@ -184,7 +188,7 @@ def _solve_talon(position: Position, tables: DealTables, relaxation: Relaxation,
     )
 
 
-def _partial_line(position: Position, steps, remove_talon_kings: bool) -> tuple[Move, ...]:
+def _partial_line(position: Position, steps: Iterable[Step], remove_talon_kings: bool) -> tuple[Move, ...]:
     builder = LineBuilder(position, remove_talon_kings)
     for pyramid_bits, talon_bits in steps:
         builder.reach_and_play(step_move(builder.position, pyramid_bits, talon_bits))

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .bounds import Heuristic
 from .budget import Budget
 from .relaxation import Relaxation
@@ -90,7 +92,8 @@ class FirstPass:
     (D1) and drops positions the multiset relaxation proves lost (R1).
     """
 
-    def __init__(self, tables: DealTables, least_removals, start, kings_rule) -> None:
+    def __init__(self, tables: DealTables, least_removals: Callable[[int, int], int | None],
+                 start: tuple[int, int, int, int, int], kings_rule: tuple[int, int]) -> None:
         self.tables = tables
         self.least_removals = least_removals
         self.start = start

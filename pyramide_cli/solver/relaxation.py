@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .budget import Budget
 from ..engine.layout import PYRAMID_SIZE
-from .tables import FIELD_BITS, UNITS, DealTables, total_count, unit
+from .tables import FIELD_BITS, UNITS, DealTables, Shape, total_count, unit
 
 KEY_SHIFT = 28
 Gains = tuple[int, int]
@@ -88,7 +88,7 @@ class Relaxation:
             return None
         return kings, kings + talon_gain
 
-    def _expand(self, pyramid: int, counts: int, shape, key: int) -> Gains | None:
+    def _expand(self, pyramid: int, counts: int, shape: Shape, key: int) -> Gains | None:
         self.budget.tick()
         search = self.search
         best_pyramid = best_all = 0

@@ -15,9 +15,10 @@ positions phase 1 set aside.  Both are depth-first with a transposition table.
 from __future__ import annotations
 
 from ..engine import kernel
+
 from .budget import Budget, SearchCapped
 from .relaxation import KEY_SHIFT, Relaxation
-from .tables import DealTables
+from .tables import DealTables, Shape
 
 PASS_SHIFT = 5  # drawn < 32
 TALON_KEY_SHIFT = 52
@@ -236,7 +237,7 @@ class TalonSearch:
         del path[base:]
         return False
 
-    def last_pass_counts(self, shape, talon: int, drawn: int, counts: int) -> int:
+    def last_pass_counts(self, shape: Shape, talon: int, drawn: int, counts: int) -> int:
         """The count vector of the talon cards the rest of this pass can still reach (L1): the stock,
         and the waste down to (not including) its highest card that no pyramid card can remove."""
         waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
@@ -299,7 +300,8 @@ class TalonSearch:
     def _could_improve(self, pyramid: int, talon: int, counts: int) -> bool:
         gains = self.relaxation.gains_bound(pyramid, counts)
         bound_pyramid = 28 - pyramid.bit_count() + gains[0]
-        bound_all = 52 - pyramid.bit_count() - talon.bit_count() + gains[1] + (talon & self.tables.talon_kings).bit_count()
+        talon_kings = (talon & self.tables.talon_kings).bit_count()
+        bound_all = 52 - pyramid.bit_count() - talon.bit_count() + gains[1] + talon_kings
         return (bound_pyramid > self.max_pyramid or bound_all > self.max_all
                 or (bound_pyramid == self.best[0] and bound_all > self.best[1]))
 

@@ -270,7 +270,8 @@ def check_output(name: str | Path, force: bool, kind: OutputKind = SAVE_OUTPUT) 
     except OSError as error:
         raise FileAccessError(describe_os_error(error, path, "write")) from None
     if stat.S_ISDIR(link_status.st_mode):
-        raise FileAccessError(f"cannot write {shown}: it is a folder; give a file name such as {text.rstrip('/')}/g.yaml")
+        raise FileAccessError(
+            f"cannot write {shown}: it is a folder; give a file name such as {text.rstrip('/')}/g.yaml")
     if not force:
         what = "exists (a symbolic link)" if stat.S_ISLNK(link_status.st_mode) else "already exists"
         raise FileAccessError(f"{shown} {what}: add --force to overwrite it, or name another file")

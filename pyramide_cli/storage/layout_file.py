@@ -44,7 +44,8 @@ def parse_layout(text: str, source: str = "layout file", rules: Rules | None = N
         raise LayoutFileError(f"{source}: not a pyramide layout file (no {LAYOUT_KEY!r} version line)")
     version = document[LAYOUT_KEY]
     if version != LAYOUT_VERSION or isinstance(version, bool):
-        raise LayoutFileError(f"{source}: layout format {quoted(version)} is not supported (this pyramide reads {LAYOUT_VERSION})")
+        raise LayoutFileError(
+            f"{source}: layout format {quoted(version)} is not supported (this pyramide reads {LAYOUT_VERSION})")
     unknown = [str(key) for key in document if key not in _KEYS]
     if unknown:
         raise LayoutFileError(f"{source}: unknown key {quoted(unknown[0])} (a layout has {', '.join(_KEYS)})")

@@ -48,7 +48,8 @@ from typing import Any, TypeVar
 from ..engine.cards import Card, parse_card
 from ..engine.deal import Deal
 from ..engine.errors import (
-    CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError, escaped, quoted, quoted_name,
+    CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError, escaped, quoted,
+    quoted_name,
 )
 from ..engine.game import Game
 from ..engine.level import Level
@@ -130,7 +131,8 @@ def _strict_loader() -> Any:
                     raise _Refused("anchors and aliases (&name, *name) are not allowed in pyramide files",
                                    event.start_mark)
                 if self._depth >= MAX_YAML_DEPTH:
-                    raise _Refused(f"lists and mappings nested more than {MAX_YAML_DEPTH} levels deep", event.start_mark)
+                    raise _Refused(f"lists and mappings nested more than {MAX_YAML_DEPTH} levels deep",
+                                   event.start_mark)
                 self._depth += 1
                 try:
                     return super().compose_node(parent, index)
@@ -367,7 +369,8 @@ def migrate(document: dict[str, Any], source: str) -> dict[str, Any]:
     """Bring a document of an older format up to :data:`FORMAT_VERSION`; refuse newer ones."""
     version = document[FORMAT_KEY]
     if isinstance(version, bool) or not isinstance(version, int):
-        raise SaveFileError(f"{source}: {FORMAT_KEY}: the format version must be a whole number, not {quoted(version)}", FORMAT_KEY)
+        raise SaveFileError(
+            f"{source}: {FORMAT_KEY}: the format version must be a whole number, not {quoted(version)}", FORMAT_KEY)
     if version > FORMAT_VERSION:
         raise SaveFileError(
             f"{source}: written in save format {version} by a newer pyramide; this one reads format "
@@ -415,7 +418,8 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
             f"(a format-{FORMAT_VERSION} save has {', '.join(KNOWN_KEYS)})", unknown[0])
     missing = [key for key in REQUIRED_KEYS if key not in document]
     if missing:
-        raise SaveFileError(f"{source}: missing key{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}", missing[0])
+        raise SaveFileError(
+            f"{source}: missing key{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}", missing[0])
 
     deal = _parsed_text(document["deal"], "deal", source, Deal.from_code, DealCodeError,
                         "a deal code such as PY1-N-AAAAAAS")
@@ -430,7 +434,8 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     if history_value is None:
         history_value = []
     if not isinstance(history_value, list):
-        raise SaveFileError(f"{source}: history: expected a list of moves such as [KD, 10C+3S, draw], found {_kind(history_value)}", "history")
+        raise SaveFileError(f"{source}: history: expected a list of moves such as [KD, 10C+3S, draw], "
+                            f"found {_kind(history_value)}", "history")
     history = []
     for number, entry in enumerate(history_value, start=1):
         if not isinstance(entry, str):
@@ -449,7 +454,8 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     time_played = document.get("time_played", 0.0)
     if (isinstance(time_played, bool) or not isinstance(time_played, (int, float))
             or not math.isfinite(time_played) or time_played < 0):
-        raise SaveFileError(f"{source}: time_played: expected seconds (a number 0 or more), found {quoted(time_played)}", "time_played")
+        raise SaveFileError(
+            f"{source}: time_played: expected seconds (a number 0 or more), found {quoted(time_played)}", "time_played")
 
     selected_value = document.get("selected")
     selected = None if selected_value is None else _parsed_text(
