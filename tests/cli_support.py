@@ -16,12 +16,13 @@ import pytest
 
 from typer.testing import CliRunner
 
-from pyramide_cli.cli import app
+from pyramide_cli.cli import load_commands
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
 from pyramide_cli.engine.moves import Move
 from pyramide_cli.storage.save import SaveData
 
+app = load_commands()  # every command registered (a run of `pyramide` loads only the one it runs)
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 WON_N_CODE = "PY1-N-AAAAAAB"

@@ -1,4 +1,4 @@
-"""The `pyramide` app as a whole: help, version, exit statuses, usage errors, the Typer speed shim."""
+"""The `pyramide` app as a whole: help, version, exit statuses, usage errors, lazily loaded commands."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import pytest
 import typer
 
 from pyramide_cli import __version__
-from pyramide_cli.cli import app, narrowed
+from pyramide_cli.cli import COMMANDS as COMMAND_MODULES
+from pyramide_cli.cli import modules_for, narrowed
+from pyramide_cli.cli.completion import COMPLETE_VAR as COMPLETION_VARIABLE
 from pyramide_cli.cli.exit_codes import EXIT_STATUS_MEANINGS, ExitStatus
-from pyramide_cli.cli.typer_speed import plain_coercion
 
-from cli_support import invoke, make_save
+from cli_support import app, invoke, make_save
 
 COMMANDS = ("deal", "show", "play", "replay")
 
@@ -56,15 +57,51 @@ def test_an_unknown_command_suggests_the_close_one() -> None:
     assert outcome.status == 2 and "show" in outcome.stderr
 
 
-def test_the_narrowed_app_runs_the_same_command(tmp_path: Path) -> None:
+def test_commands_lists_every_registered_command_and_its_module() -> None:
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.core.TyperGroup)
+    assert set(group.commands) == set(COMMAND_MODULES)
+    for name, module in COMMAND_MODULES.items():
+        assert group.commands[name].callback.__module__ == f"pyramide_cli.cli.{module}", name  # type: ignore[union-attr]
+
+
+def test_a_command_loads_only_its_own_module_and_help_loads_them_all() -> None:
+    every = list(dict.fromkeys(COMMAND_MODULES.values()))
+    assert modules_for(["play", "g.yaml", "draw"], {}) == ["play_commands"]
+    assert modules_for(["show", "g.yaml"], {}) == ["deal_commands"]
+    for arguments in ([], ["--help"], ["shwo", "g.yaml"]):
+        assert modules_for(arguments, {}) == every, arguments
+    assert modules_for(["--version"], {}) == []
+    assert modules_for(["play", "g.yaml"], {COMPLETION_VARIABLE: "bash_complete"}) == every
+
+
+def test_the_narrowed_app_builds_and_runs_only_the_named_command(tmp_path: Path) -> None:
     path = make_save(tmp_path, "PY1-N-AAAAAAS")
-    single = narrowed(app, ["play", str(path), "draw"])
-    assert [info.callback.__name__ for info in single.registered_commands] == ["play"]
+    single = narrowed(app, ["hint", str(path)])
+    assert list(typer.main.get_command(single).commands) == ["hint"]  # not solve and survey beside it
     assert narrowed(app, ["--help"]) is app and narrowed(app, ["nope"]) is app and narrowed(app, []) is app
     from typer.testing import CliRunner
 
-    result = CliRunner().invoke(single, ["play", str(path), "draw", "--json"])
+    result = CliRunner().invoke(narrowed(app, ["play"]), ["play", str(path), "draw", "--json"])
     assert result.exit_code == 0 and '"moves": 1' in result.stdout
+
+
+def test_a_command_runs_without_loading_the_other_command_modules(tmp_path: Path) -> None:
+    make_save(tmp_path, "PY1-N-AAAAAAS")
+    probe = (
+        "import sys\n"
+        "sys.argv = ['pyramide', 'play', 'g.yaml', 'draw', '--quiet']\n"
+        "from pyramide_cli.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('pyramide_cli.cli.') and "
+        "m.endswith('_commands'))))\n"
+    )
+    import subprocess
+    import sys
+
+    completed = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.split() == ["pyramide_cli.cli.play_commands"]
 
 
 def test_debug_switch_lets_the_traceback_through(tmp_path: Path) -> None:
@@ -74,57 +111,3 @@ def test_debug_switch_lets_the_traceback_through(tmp_path: Path) -> None:
     assert result.exit_code != 0 and type(result.exception).__name__ == "DealCodeError"
     quiet = CliRunner().invoke(app, ["show", "PY1-N-AAAAAA"], env={"PYRAMIDE_DEBUG": ""})
     assert quiet.exit_code == ExitStatus.BAD_INPUT and isinstance(quiet.exception, SystemExit)
-
-
-class _Descriptor:
-    def __init__(self, annotation: object, **flags: bool) -> None:
-        self.annotation = annotation
-        self.parameter_info = type("Info", (), {"parser": None, "click_type": None})()
-        self.is_file = self.is_path = self.is_choice = self.is_ranged = self.is_list = False
-        for name, value in flags.items():
-            setattr(self, name, value)
-
-
-class _Param:
-    def __init__(self, multiple: bool = False) -> None:
-        self.multiple = multiple
-        self.nargs = -1 if multiple else 1
-
-
-def test_plain_coercion_converts_like_typer_and_refuses_what_it_should() -> None:
-    assert plain_coercion(_Descriptor(str)).coerce(b"10\xe2\x99\xa3", _Param(), None) == "10♣"
-    assert plain_coercion(_Descriptor(int)).coerce(" 42 ", _Param(), None) == 42
-    assert plain_coercion(_Descriptor(bool)).coerce("yes", _Param(), None) is True
-    assert plain_coercion(_Descriptor(list[str], is_list=True)).coerce(("a", "b"), _Param(True), None) == ["a", "b"]
-    assert plain_coercion(_Descriptor(list[str], is_list=True)).coerce(None, _Param(True), None) == ()
-    assert plain_coercion(_Descriptor(int)).coerce(None, _Param(), None) is None
-    with pytest.raises(typer.BadParameter, match="'x' is not a valid integer"):
-        plain_coercion(_Descriptor(int)).coerce("x", _Param(), None)
-    with pytest.raises(typer.BadParameter, match="not a valid boolean"):
-        plain_coercion(_Descriptor(bool)).coerce("maybe", _Param(), None)
-    with pytest.raises(typer.BadParameter, match="iterable"):
-        plain_coercion(_Descriptor(list[str], is_list=True)).coerce("ab", _Param(True), None)
-    with pytest.raises(typer.BadParameter):
-        plain_coercion(_Descriptor(int)).coerce(True, _Param(), None)
-
-
-@pytest.mark.parametrize("annotation, flags", [
-    (Path, {"is_path": True}), (str, {"is_choice": True}), (float, {}), (list[float], {"is_list": True}),
-    (int, {"is_ranged": True}),
-])
-def test_anything_but_plain_text_numbers_and_flags_keeps_typers_own_coercion(annotation: object,
-                                                                             flags: dict[str, bool]) -> None:
-    assert plain_coercion(_Descriptor(annotation, **flags)) is None
-    assert plain_coercion(object()) is None
-
-
-def test_every_json_document_starts_with_its_schema_version(tmp_path: Path) -> None:
-    import json
-
-    from cli_support import make_save
-
-    save = str(make_save(tmp_path))
-    for args in (["show", save], ["play", save, "KC"], ["replay", save], ["show", "PY1-X"], ["replay"]):
-        outcome = invoke(*args, "--json")
-        document = json.loads(outcome.stdout)
-        assert list(document)[:2] == ["schema", "ok"] and document["schema"] == 2, args

@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_support import WON_N_CODE, WON_N_LINE, make_save
+from cli_support import WON_N_CODE, WON_N_LINE, app, make_save
 from typer.testing import CliRunner
 
-from pyramide_cli.cli import app
 from pyramide_cli.cli.completion import complete_expect, complete_level, complete_rules
 
 NO_DETECTION_PAIR = ("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")

@@ -1,7 +1,11 @@
-"""The Typer application and its group class (usage errors as JSON, no pydantic on the way).
+"""The Typer application and its group class: usage errors as one line (or JSON with ``--json``).
 
-Command modules register themselves with ``@app.command()``; ``cli/__init__.py`` imports them.
-Keep heavy imports (solver, rich, …) inside command functions so that every command stays fast.
+Only public interfaces of Typer and Click are used: ``typer.Typer(cls=...)`` with a subclass of
+``typer.core.TyperGroup`` overriding Click's documented ``main``, and Typer's ``registered_commands``
+to build only the command that runs (:func:`narrowed`).  Command modules register themselves with
+``@app.command()``; ``cli/__init__.py`` imports only the one a command needs.  Keep heavy imports
+(solver, rich, …) inside command functions so that every command stays fast (``bench/bench_cli.py``
+measures each one against ``import typer, yaml``).
 """
 
 from __future__ import annotations
@@ -15,19 +19,20 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from . import typer_speed
 from .common import emit_json, error_document, say_error
 from .exit_codes import ExitStatus, exit_status_table
 
-typer_speed.install()
-
-try:  # Typer vendors Click in recent releases
-    from typer._click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - older Typer on top of Click
-    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[no-redef]
+ClickException: Any = next(base for base in typer.BadParameter.__mro__ if base.__name__ == "ClickException")
+"""Click's base class of usage errors, reached through Typer's public ``BadParameter`` (Click is a
+dependency of Typer up to 0.25 and vendored inside it from 0.26 on; this finds it either way)."""
 
 
-def usage_message(error: ClickException, arguments: Sequence[str] = ()) -> str:
+def is_no_args_help(error: Exception) -> bool:
+    """Click 8.2+ raises ``NoArgsIsHelpError`` for a bare ``pyramide``: its help is shown, as Click does."""
+    return type(error).__name__ == "NoArgsIsHelpError"
+
+
+def usage_message(error: Any, arguments: Sequence[str] = ()) -> str:
     """Click's message for a usage error, with where to read more: ``No such option: --bogus (see
     `pyramide play --help`)`` — one line instead of Click's Usage/Try/Error block."""
     message = error.format_message().rstrip().rstrip(".")
@@ -61,7 +66,7 @@ class PyramideGroup(TyperGroup):
             kind = ExitStatus(status) if status in iter(ExitStatus) else ExitStatus.USAGE
             if self.asks_for_json(arguments):
                 emit_json(error_document(usage_message(error, arguments), kind))
-            elif isinstance(error, NoArgsIsHelpError):
+            elif is_no_args_help(error):
                 error.show()
             else:
                 say_error(usage_message(error, arguments))

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -28,10 +28,12 @@ from ..engine.errors import (
 )
 from ..storage.files import FileAccessError, FileContentError
 from ..storage.save import SaveFileError
-from ..storage.session import PlayResult, describe
 from .render import Extras, Style, card_name, style_for
 from ..versions import JSON_SCHEMA_VERSION
 from .exit_codes import ExitStatus
+
+if TYPE_CHECKING:
+    from ..storage.session import PlayResult
 
 # -- options shared by the commands ------------------------------------------------------------
 JsonOption = Annotated[bool, typer.Option("--json", help="Print exactly one JSON document (errors included).")]
@@ -198,5 +200,7 @@ def echo(text: str = "") -> None:
 
 def print_steps(result: PlayResult, style: Style) -> None:
     """One line per tap or move a batch played (``10C: selected 10♣``), as ``play`` and a session show them."""
+    from ..storage.session import describe  # only playing needs it: the other commands never load it
+
     for step in result.steps:
         echo(f"{step.text}: {describe(step, lambda card: card_name(card, style))}")

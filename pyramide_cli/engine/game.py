@@ -24,7 +24,6 @@ card stays selected through draws; a selected waste card is unselected once it i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
@@ -78,8 +77,8 @@ class ActionRecord(NamedTuple):
         }
 
 
-@dataclass(frozen=True, slots=True)
-class TapResult:
+# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
+class TapResult(NamedTuple):
     """What a tap did: ``move`` and its ``record`` when it removed, drew or recycled; ``refusal`` when refused.
 
     ``message`` is the player-facing text of a refusal, ``None`` with error help off (R15).
@@ -96,8 +95,8 @@ class TapResult:
         return self.action is not TapAction.REFUSED
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryWalk:
+# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
+class HistoryWalk(NamedTuple):
     """A history played from its deal: the game after the ``played`` entries that could be played,
     and why the next one was refused (``refused`` is ``None`` when the whole history was played)."""
 

