@@ -111,3 +111,22 @@ def test_debug_switch_lets_the_traceback_through(tmp_path: Path) -> None:
     assert result.exit_code != 0 and type(result.exception).__name__ == "DealCodeError"
     quiet = CliRunner().invoke(app, ["show", "PY1-N-AAAAAA"], env={"PYRAMIDE_DEBUG": ""})
     assert quiet.exit_code == ExitStatus.BAD_INPUT and isinstance(quiet.exception, SystemExit)
+
+
+def test_float_and_integer_options_need_no_pydantic(tmp_path: Path) -> None:
+    """Typer 0.29 converts option values through pydantic (0.1 s a command); the pin keeps Click's types."""
+    probe = (
+        "import sys\n"
+        "sys.argv = ['pyramide', 'solve', 'PY1-N-AAAAAAB', '--max-states', '1', '--timeout', '30', '--json']\n"
+        "from pyramide_cli.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "sys.stderr.write(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic')))\n"
+    )
+    import os
+    import subprocess
+    import sys
+
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("COVERAGE_")}
+    completed = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                               env=environment, timeout=60)
+    assert '"schema"' in completed.stdout and completed.stderr == ""

@@ -101,6 +101,7 @@ def test_text_is_english_and_translates_nested_values() -> None:
 def test_plural_picks_the_form_by_count() -> None:
     assert plural("{count} position", "{count} positions", 1) == "1 position"
     assert plural("{count} position", "{count} positions", 3) == "3 positions"
+    assert plural("{count} position", "{count} positions", 3).count("s") == 2  # still a str: str.count works
 
 
 def test_left_to_right_values_are_marked_inside_hebrew() -> None:

@@ -17,7 +17,7 @@ Everything here is specified step by step in ``docs/deal-codes.md`` and frozen f
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from math import factorial
 
@@ -35,7 +35,7 @@ _PERMUTATIONS = factorial(52)
 _MASK64 = (1 << 64) - 1
 
 
-def splitmix64(seed: int) -> Iterable[int]:
+def splitmix64(seed: int) -> Iterator[int]:
     """The generator of the ``PY1`` shuffle: SplitMix64 (Steele, Lea & Flood 2014), unsigned 64-bit."""
     state = seed & _MASK64
     while True:

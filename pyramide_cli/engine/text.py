@@ -23,7 +23,8 @@ class Text(str):
     template: str
     params: dict[str, Any]
     plural: str | None
-    count: int | None
+    plural_count: int | None
+    """The number that chose between ``template`` and ``plural`` (named so as not to hide ``str.count``)."""
 
     def __new__(cls, template: str, params: dict[str, Any], plural: str | None = None,
                 count: int | None = None) -> Text:
@@ -32,11 +33,11 @@ class Text(str):
         value.template = template
         value.params = params
         value.plural = plural
-        value.count = count
+        value.plural_count = count
         return value
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Text, (self.template, self.params, self.plural, self.count))
+        return (Text, (self.template, self.params, self.plural, self.plural_count))
 
 
 def text(template: str, **params: Any) -> Text:

@@ -113,7 +113,7 @@ def tr(value: Any, language: str | None = None) -> str:
     translations = translations_for(language)
     params = {key: tr(item, language) if isinstance(item, Text) else item for key, item in value.params.items()}
     if value.plural is not None:
-        template = translations.ngettext(value.template, value.plural, value.count)
+        template = translations.ngettext(value.template, value.plural, value.plural_count)
     else:
         template = translations.gettext(value.template)
     try:
