@@ -124,4 +124,4 @@ def test_a_session_line_with_control_characters_is_escaped_in_the_error(tmp_path
 
 def test_json_as_the_value_of_an_option_does_not_ask_for_json(tmp_path: Path) -> None:
     outcome = invoke("replay", str(make_save(tmp_path, CODE)), "--expect-score", "--json")
-    assert "'--json' is not a valid integer" in assert_one_error_line(outcome, 2) and outcome.stdout == ""
+    assert "'--json' is not a valid int" in assert_one_error_line(outcome, 2) and outcome.stdout == ""

@@ -27,20 +27,21 @@ from .completion import COMPLETE_VAR
 __all__ = ["COMMANDS", "app", "load_commands", "main", "modules_for"]
 
 COMMANDS: dict[str, str] = {
+    "serve": "bot_commands",
+    "tournament": "bot_commands",
+    "calibrate": "calibrate_commands",
     "deal": "deal_commands",
     "show": "deal_commands",
+    "grade": "grade_commands",
     "play": "play_commands",
     "replay": "replay_commands",
     "solve": "solve_commands",
     "hint": "solve_commands",
     "survey": "solve_commands",
-    "grade": "grade_commands",
     "stats": "stats_commands",
-    "serve": "bot_commands",
-    "tournament": "bot_commands",
-    "calibrate": "calibrate_commands",
 }
-"""Command name → the module of ``pyramide_cli.cli`` that registers it (in the order ``--help`` lists them)."""
+"""Command name → the module of ``pyramide_cli.cli`` that registers it (modules load in this order, and
+``--help`` and completion list their commands in that order)."""
 
 
 def modules_for(arguments: Sequence[str], environment: Mapping[str, str]) -> list[str]:
