@@ -13,7 +13,9 @@ import typer
 from ..storage.files import check_output, csv_output
 from .app import app
 from .completion import complete_level, complete_rules
-from .common import CommandError, DbOption, JsonOption, counted, echo, emit_json, reporting, stats_db, usage_error
+from .common import (
+    CommandError, DbOption, JsonOption, counted, echo, emit_json, reporting, shown, stats_db, usage_error,
+)
 from .exit_codes import ExitStatus
 
 if TYPE_CHECKING:
@@ -116,7 +118,7 @@ def _reset(database: StatsDB, yes: bool, json_output: bool) -> None:
     if json_output:
         emit_json({"ok": True, "database": str(database.path), "deleted": deleted})
     else:
-        echo(f"Deleted {counted(deleted, '{count} game', '{count} games')} from {database.path}.")
+        echo(f"Deleted {counted(deleted, '{count} game', '{count} games')} from {shown(database.path)}.")
 
 
 def _report(database: StatsDB, rules: str | None, level: str | None, last: int, csv_file: str | None,
@@ -132,8 +134,8 @@ def _report(database: StatsDB, rules: str | None, level: str | None, last: int, 
         return
     echo(stats_text(summary, rules, level, last, ascii=ascii or not _can_draw_blocks()))
     if written is not None:
-        echo(f"{counted(len(games), '{count} game', '{count} games')} written to {written}")
-    echo(f"Database: {database.path}")
+        echo(f"{counted(len(games), '{count} game', '{count} games')} written to {shown(written)}")
+    echo(f"Database: {shown(database.path)}")
 
 
 def _can_draw_blocks() -> bool:
