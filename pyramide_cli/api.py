@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .engine.deal import Deal
 from .engine.game import Game
 from .engine.position import Position
-from .storage.files import FileAccessError, SaveLock
+from .storage.files import FileAccessError, SaveLock, check_output
 from .storage.save import SaveData, SaveFileError, load_game, read_save, write_save
 
 if TYPE_CHECKING:
@@ -38,11 +38,9 @@ def write_game(path: Path | str, game: Game, *, overwrite: bool = False) -> None
     leading comments) is kept.  Only a game played from the start of its deal can be saved.
     """
     with SaveLock(path):
-        target = Path(path)
+        target = check_output(Path(path), overwrite, how_to_force="overwrite=True")  # replaces only a save
         base = None
-        if target.exists() or target.is_symlink():
-            if not overwrite:
-                raise FileAccessError(f"{str(path)!r} already exists: pass overwrite=True to replace it")
+        if target.exists():
             try:
                 previous = read_save(target)
             except (SaveFileError, FileAccessError):

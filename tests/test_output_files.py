@@ -166,3 +166,58 @@ def test_survey_csv_follows_the_same_rules(tmp_path: Path) -> None:
     notes.write_text("name,phone\n")
     refused = invoke("survey", "--deals", "0-1", "--csv", str(notes), "--force")
     assert refused.status == 5 and "not a survey CSV" in refused.stderr and notes.read_text() == "name,phone\n"
+
+
+def test_stats_csv_follows_the_same_rules(tmp_path: Path) -> None:
+    db = tmp_path / "stats.sqlite3"
+    csv = tmp_path / "games.csv"
+    assert invoke("stats", "--db", str(db), "--csv", str(csv)).status == 0 and csv.read_text().startswith("finished_at,")
+    again = invoke("stats", "--db", str(db), "--csv", str(csv))
+    assert again.status == 5 and "add --force" in again.stderr
+    assert invoke("stats", "--db", str(db), "--csv", str(csv), "--force").status == 0
+    notes = tmp_path / "notes.csv"
+    notes.write_text("name,phone\n")
+    refused = invoke("stats", "--db", str(db), "--csv", str(notes), "--force")
+    assert refused.status == 5 and "not a stats CSV" in refused.stderr and notes.read_text() == "name,phone\n"
+
+
+# -- the writers of the bots: tournament, serve, the Python API --------------------------------------
+def test_tournament_csv_follows_the_same_rules_and_save_dir_refuses_a_dangling_link(tmp_path: Path) -> None:
+    csv = tmp_path / "t.csv"
+    args = ["tournament", "--bot", "greedy", "--deals", "0-1", "--csv", str(csv)]
+    assert invoke(*args).status == 0 and csv.read_text().startswith("number,")
+    assert "add --force" in invoke(*args).stderr
+    assert invoke(*args, "--force").status == 0
+    notes = tmp_path / "notes.csv"
+    notes.write_text("name,phone\n")
+    refused = invoke("tournament", "--bot", "greedy", "--deals", "0-1", "--csv", str(notes), "--force")
+    assert refused.status == 5 and "not a tournament CSV" in refused.stderr and notes.read_text() == "name,phone\n"
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    (folder / "PY1-N-AAAAAAA.yaml").symlink_to(tmp_path / "elsewhere.yaml")  # deal 0 under N
+    dangling = invoke("tournament", "--bot", "greedy", "--deals", "0-1", "--save-dir", str(folder))
+    assert dangling.status == 5 and not (tmp_path / "elsewhere.yaml").exists()
+
+
+def test_serve_save_with_overwrite_replaces_only_a_save(tmp_path: Path) -> None:
+    from test_serve import ask, greeted
+
+    notes = tmp_path / "notes.yaml"
+    notes.write_text("my notes\n")
+    server = greeted()
+    ask(server, op="new", code=CODE)
+    refused = ask(server, op="save", file=str(notes), overwrite=True)
+    assert refused["ok"] is False and "not a pyramide save" in refused["error"]["message"]
+    assert notes.read_text() == "my notes\n"
+
+
+def test_write_game_with_overwrite_replaces_only_a_save(tmp_path: Path) -> None:
+    from pyramide_cli.api import read_game, write_game
+
+    notes = tmp_path / "notes.yaml"
+    notes.write_text("my notes\n")
+    game = read_game(make_save(tmp_path, CODE, "KC"))
+    with pytest.raises(FileAccessError, match="overwrite=True replaces only a pyramide save"):
+        write_game(notes, game, overwrite=True)
+    assert notes.read_text() == "my notes\n"
+    write_game(tmp_path / "g.yaml", game, overwrite=True)  # a save is replaced

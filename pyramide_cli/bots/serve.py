@@ -224,7 +224,7 @@ class ServeSession:
         return {"result": result.to_dict()}
 
     def _op_save(self, request: dict[str, Any]) -> dict[str, Any]:
-        from ..storage.files import FileAccessError, SaveLock
+        from ..storage.files import SaveLock, check_output
         from ..storage.save import SaveData, read_save, write_save
 
         game = self._current()
@@ -240,8 +240,7 @@ class ServeSession:
             own = self.source is not None and target.resolve() == self.source.resolve()
             base = self.base
             if (target.exists() or target.is_symlink()) and not own:
-                if not overwrite:
-                    raise FileAccessError(f"{str(target)!r} already exists: send \"overwrite\": true to replace it")
+                check_output(target, overwrite, how_to_force='"overwrite": true')  # only a save is replaced
                 previous = read_save(target)
                 base = previous if previous.deal == game.deal.code else base
             data = SaveData.from_game(game, base)

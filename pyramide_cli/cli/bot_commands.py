@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -10,6 +11,7 @@ import typer
 
 from ..bots.tournament import DEFAULT_MAX_ACTIONS, GameResult, TournamentSpec
 from ..engine.errors import PyramideError
+from ..storage.files import check_output, csv_output
 from .app import app
 from .common import CommandError, JsonOption, echo, emit_json, error_document, reporting, status_for, usage_error
 from .exit_codes import ExitStatus
@@ -77,7 +79,8 @@ Examples:
   pyramide tournament --bot random --level hard --deals 0-499 --csv games.csv --save-dir games/
 
 Exit: 0 the tournament ran (whatever the bot's results), 2 bad option, 4 the engine does not
-answer the handshake, 5 the engine cannot be started, --csv or --save-dir cannot be written.
+answer the handshake, 5 the engine cannot be started, --csv exists (without --force) or --csv or
+--save-dir cannot be written.
 """
 
 
@@ -109,6 +112,8 @@ def tournament(
         "--move-time", metavar="SECONDS", help="Wall-clock seconds an engine may take for one move.")] = "10",
     csv_file: Annotated[Optional[str], typer.Option(
         "--csv", metavar="FILE", help="Also write one CSV row per game to FILE.", show_default=False)] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite the --csv file if it exists (only a tournament CSV or an empty file).")] = False,
     save_dir: Annotated[Optional[str], typer.Option(
         "--save-dir", metavar="DIR", help="Write every game as a save file in DIR (replay confirms each).",
         show_default=False)] = None,
@@ -118,10 +123,12 @@ def tournament(
         from ..bots.tournament import run_tournament
 
         spec, name, version = _tournament_spec(bot, engine, deals, rules, level, seed, jobs, max_actions, move_time)
+        if csv_file is not None:
+            check_output(csv_file, force, TOURNAMENT_CSV)  # before the games, not after them
         targets = _save_targets(save_dir, spec) if save_dir is not None else None
         results = run_tournament(spec, jobs=jobs)
         if csv_file is not None:
-            _write_csv(csv_file, results)
+            _write_csv(csv_file, force, results)
         if targets is not None:
             _write_saves(targets, spec, results, name)
         document = _tournament_document(spec, name, version, deals, results)
@@ -202,7 +209,7 @@ def _save_targets(folder: str, spec: TournamentSpec) -> dict[int, Path]:
     except OSError as error:
         raise FileAccessError(f"--save-dir {folder!r}: cannot make the folder: {error.strerror or error}") from None
     targets = {number: directory / f"{Deal.from_number(number, spec.rules).code}.yaml" for number in spec.numbers}
-    taken = [str(path) for path in targets.values() if path.exists()]
+    taken = [str(path) for path in targets.values() if os.path.lexists(path)]  # a dangling link too
     if taken:
         raise FileAccessError(f"--save-dir: {taken[0]!r} already exists ({len(taken)} of the saves would be "
                               "overwritten): choose an empty folder")
@@ -230,7 +237,10 @@ CSV_FIELDS = ("number", "deal", "status", "termination", "score", "pyramid_remov
               "reason", "detail")
 
 
-def _write_csv(file: str, results: list[GameResult]) -> None:
+TOURNAMENT_CSV = csv_output("a tournament CSV", "number")
+
+
+def _write_csv(file: str, force: bool, results: list[GameResult]) -> None:
     import csv
     import io
 
@@ -241,7 +251,7 @@ def _write_csv(file: str, results: list[GameResult]) -> None:
     writer.writeheader()
     for result in results:
         writer.writerow(result.to_dict())
-    atomic_write(file, buffer.getvalue())
+    atomic_write(check_output(file, force, TOURNAMENT_CSV), buffer.getvalue())
 
 
 def _tournament_document(spec: TournamentSpec, name: str, version: str | None, deals: str,

@@ -10,9 +10,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from ..storage.files import check_output, csv_output
 from .app import app
 from .completion import complete_level, complete_rules
-from .common import CommandError, DbOption, JsonOption, counted, echo, emit_json, reporting, stats_db, usage_error
+from .common import (
+    CommandError, DbOption, JsonOption, counted, echo, emit_json, reporting, shown, stats_db, usage_error,
+)
 from .exit_codes import ExitStatus
 
 if TYPE_CHECKING:
@@ -39,7 +42,7 @@ Examples:
   pyramide stats --reset                   # asks first; --yes for scripts
 
 Exit: 0 ok, 2 bad option, 4 the database is damaged or newer than this pyramide, 5 it cannot be
-read or the CSV file cannot be written.
+read, or the CSV file exists (without --force) or cannot be written.
 """
 
 CHART_DAYS = 14
@@ -58,6 +61,8 @@ def stats(
     csv_file: Annotated[Optional[str], typer.Option(
         "--csv", metavar="FILE", help="Also write every game (after the filters) to FILE, one row each.",
         show_default=False)] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite the --csv file if it exists (only a stats CSV or an empty file).")] = False,
     reset: Annotated[bool, typer.Option("--reset", help="Delete every recorded game (asks first).")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="With --reset: do not ask.")] = False,
     db: DbOption = None,
@@ -75,7 +80,9 @@ def stats(
             chosen_rules, chosen_level = _filters(rules, level)
             if last < 0:
                 raise usage_error(f"--last {last}: must be 0 or more")
-            _report(database, chosen_rules, chosen_level, last, csv_file, json_output, ascii)
+            if csv_file is not None:
+                check_output(csv_file, force, STATS_CSV)
+            _report(database, chosen_rules, chosen_level, last, csv_file, force, json_output, ascii)
         except StatsError as error:
             status = ExitStatus.BAD_INPUT if error.bad_file else ExitStatus.FILE_ERROR
             raise CommandError(str(error), status, database=str(database.path)) from None
@@ -111,24 +118,24 @@ def _reset(database: StatsDB, yes: bool, json_output: bool) -> None:
     if json_output:
         emit_json({"ok": True, "database": str(database.path), "deleted": deleted})
     else:
-        echo(f"Deleted {counted(deleted, '{count} game', '{count} games')} from {database.path}.")
+        echo(f"Deleted {counted(deleted, '{count} game', '{count} games')} from {shown(database.path)}.")
 
 
 def _report(database: StatsDB, rules: str | None, level: str | None, last: int, csv_file: str | None,
-            json_output: bool, ascii: bool) -> None:
+            force: bool, json_output: bool, ascii: bool) -> None:
     from ..storage.stats import filtered, summarize
 
     games = filtered(database.games(), rules, level)
     summary = summarize(games)
-    written = _write_csv(csv_file, games) if csv_file is not None else None
+    written = _write_csv(csv_file, force, games) if csv_file is not None else None
     if json_output:
         emit_json({"ok": True, **stats_document(summary, rules, level, last), "database": str(database.path),
                    "csv": written})
         return
     echo(stats_text(summary, rules, level, last, ascii=ascii or not _can_draw_blocks()))
     if written is not None:
-        echo(f"{counted(len(games), '{count} game', '{count} games')} written to {written}")
-    echo(f"Database: {database.path}")
+        echo(f"{counted(len(games), '{count} game', '{count} games')} written to {shown(written)}")
+    echo(f"Database: {shown(database.path)}")
 
 
 def _can_draw_blocks() -> bool:
@@ -137,7 +144,11 @@ def _can_draw_blocks() -> bool:
     return can_encode_symbols(sys.stdout)
 
 
-def _write_csv(csv_file: str, games: list[GameRecord]) -> str:
+STATS_CSV = csv_output("a stats CSV", "finished_at")
+"""What ``stats --csv --force`` may replace (``storage.files.check_output``): a file with our header."""
+
+
+def _write_csv(csv_file: str, force: bool, games: list[GameRecord]) -> str:
     import csv
     import io
 
@@ -148,7 +159,7 @@ def _write_csv(csv_file: str, games: list[GameRecord]) -> str:
     writer = csv.DictWriter(buffer, fieldnames=list(COLUMNS), lineterminator="\n")
     writer.writeheader()
     writer.writerows(game.row() for game in games)
-    atomic_write(csv_file, buffer.getvalue())
+    atomic_write(check_output(csv_file, force, STATS_CSV), buffer.getvalue())
     return csv_file
 
 

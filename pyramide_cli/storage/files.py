@@ -239,7 +239,7 @@ def csv_output(name: str, first_column: str) -> OutputKind:
     return OutputKind(name, lambda head: head.startswith(first_column + ",") or head.rstrip("\r\n") == first_column)
 
 
-def check_output(name: str | Path, force: bool, kind: OutputKind = SAVE_OUTPUT) -> Path:
+def check_output(name: str | Path, force: bool, kind: OutputKind = SAVE_OUTPUT, how_to_force: str = "--force") -> Path:
     """The path a command may write the file the user named; :class:`FileAccessError` (exit 5) otherwise.
 
     The rules (``docs/reliability.md``), the same for every writer:
@@ -253,7 +253,8 @@ def check_output(name: str | Path, force: bool, kind: OutputKind = SAVE_OUTPUT) 
       another kind is refused, so a mistyped name cannot destroy something that is not ours.
 
     Call it before any long work (a level search, a survey) and again just before writing (under
-    the save's lock for saves), then write with :func:`atomic_write`.
+    the save's lock for saves), then write with :func:`atomic_write`.  ``how_to_force`` names the
+    caller's ``force`` in messages (``"overwrite": true`` in the serve protocol).
     """
     text = os.fspath(name)
     shown = quoted_name(text)
@@ -274,20 +275,20 @@ def check_output(name: str | Path, force: bool, kind: OutputKind = SAVE_OUTPUT) 
             f"cannot write {shown}: it is a folder; give a file name such as {text.rstrip('/')}/g.yaml")
     if not force:
         what = "exists (a symbolic link)" if stat.S_ISLNK(link_status.st_mode) else "already exists"
-        raise FileAccessError(f"{shown} {what}: add --force to overwrite it, or name another file")
+        raise FileAccessError(f"{shown} {what}: add {how_to_force} to overwrite it, or name another file")
     try:
         status = os.stat(path)
     except FileNotFoundError:
         raise FileAccessError(f"cannot write {shown}: it is a symbolic link to a missing file; "
-                              "--force never creates a file through a link") from None
+                              f"{how_to_force} never creates a file through a link") from None
     except OSError as error:
         raise FileAccessError(describe_os_error(error, path, "write")) from None
     if stat.S_ISLNK(link_status.st_mode):
         shown += f" (a link to {quoted_name(os.path.realpath(path))})"
     if not stat.S_ISREG(status.st_mode):
         raise FileAccessError(f"cannot write {shown}: it is {kind_of_file(status.st_mode)}; "
-                              "--force replaces only a regular file")
+                              f"{how_to_force} replaces only a regular file")
     if status.st_size and not kind.recognises(read_head(path)):
-        raise FileAccessError(f"cannot write {shown}: it is not {kind.name}, and --force replaces only "
+        raise FileAccessError(f"cannot write {shown}: it is not {kind.name}, and {how_to_force} replaces only "
                               f"{kind.name} (or an empty file); remove it yourself or name another file")
     return path
