@@ -27,7 +27,6 @@ from ..engine.cards import Card
 from .files import SAVE_OUTPUT, SaveLock, read_head
 from ..engine.game import Game, TapAction, TapResult, parse_input
 from ..engine.moves import CARD_REFUSALS, Move, MoveKind, Refusal
-from ..engine.position import Outcome
 from .save import SaveData, load_game, write_save
 
 if TYPE_CHECKING:

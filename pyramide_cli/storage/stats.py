@@ -254,7 +254,7 @@ class StatsDB:
             raise self._describe(error) from None
         finally:
             connection.close()
-        return [GameRecord(**dict(zip(names, row))) for row in rows]
+        return [GameRecord(**dict(zip(names, row, strict=True))) for row in rows]
 
     def reset(self) -> int:
         """Delete every record; returns how many there were.  A damaged file is set aside, not deleted
