@@ -6,13 +6,18 @@ The records come from :mod:`pyramide_cli.storage.stats` (SQLite, imported inside
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from ..engine.errors import quoted, quoted_name
+from ..storage.files import check_output, csv_output
 from .app import app
 from .completion import complete_level, complete_rules
-from .common import CommandError, DbOption, JsonOption, counted, echo, emit_json, reporting, stats_db, usage_error
+from .common import (
+    CommandError, DbOption, JsonOption, counted, echo, emit_json, reporting, shown, stats_db, usage_error,
+)
 from .exit_codes import ExitStatus
 
 if TYPE_CHECKING:
@@ -39,9 +44,12 @@ Examples:
   pyramide stats --reset                   # asks first; --yes for scripts
 
 Exit: 0 ok, 2 bad option, 4 the database is damaged or newer than this pyramide, 5 it cannot be
-read or the CSV file cannot be written.
+read, or the CSV file exists (without --force) or cannot be written.
 """
 
+STATS_CSV = csv_output("a statistics CSV", "finished_at")
+"""What ``--csv --force`` may replace: an earlier export (its header starts with ``finished_at``) or an empty file."""
+FORCE_HELP = "Overwrite the --csv file if it exists (only a statistics CSV or an empty file)."
 CHART_DAYS = 14
 CHART_WIDTH = 30
 
@@ -58,6 +66,7 @@ def stats(
     csv_file: Annotated[Optional[str], typer.Option(
         "--csv", metavar="FILE", help="Also write every game (after the filters) to FILE, one row each.",
         show_default=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
     reset: Annotated[bool, typer.Option("--reset", help="Delete every recorded game (asks first).")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="With --reset: do not ask.")] = False,
     db: DbOption = None,
@@ -75,7 +84,8 @@ def stats(
             chosen_rules, chosen_level = _filters(rules, level)
             if last < 0:
                 raise usage_error(f"--last {last}: must be 0 or more")
-            _report(database, chosen_rules, chosen_level, last, csv_file, json_output, ascii)
+            csv_path = None if csv_file is None else check_output(csv_file, force, STATS_CSV)
+            _report(database, chosen_rules, chosen_level, last, csv_path, json_output, ascii)
         except StatsError as error:
             status = ExitStatus.BAD_INPUT if error.bad_file else ExitStatus.FILE_ERROR
             raise CommandError(str(error), status, database=str(database.path)) from None
@@ -88,7 +98,7 @@ def _filters(rules: str | None, level: str | None) -> tuple[str | None, str | No
     chosen_rules = None if rules is None else Rules.parse(rules).name
     names = [known.value for known in LEVELS]
     if level is not None and level.lower() not in names:
-        raise usage_error(f"--level {level!r}: expected one of {', '.join(names)}")
+        raise usage_error(f"--level {quoted(level)}: expected one of {', '.join(names)}")
     return chosen_rules, None if level is None else level.lower()
 
 
@@ -98,7 +108,7 @@ def _reset(database: StatsDB, yes: bool, json_output: bool) -> None:
         if json_output:
             raise usage_error("stats --reset --json cannot ask: add --yes to delete every recorded game")
         sys.stderr.write(f"Delete the {counted(count, '{count} game', '{count} games')} recorded in "
-                         f"{str(database.path)!r}? [y/N] ")
+                         f"{quoted_name(database.path)}? [y/N] ")
         sys.stderr.flush()
         answer = sys.stdin.readline()
         if not answer:
@@ -111,24 +121,24 @@ def _reset(database: StatsDB, yes: bool, json_output: bool) -> None:
     if json_output:
         emit_json({"ok": True, "database": str(database.path), "deleted": deleted})
     else:
-        echo(f"Deleted {counted(deleted, '{count} game', '{count} games')} from {database.path}.")
+        echo(f"Deleted {counted(deleted, '{count} game', '{count} games')} from {shown(database.path)}.")
 
 
-def _report(database: StatsDB, rules: str | None, level: str | None, last: int, csv_file: str | None,
+def _report(database: StatsDB, rules: str | None, level: str | None, last: int, csv_file: Path | None,
             json_output: bool, ascii: bool) -> None:
     from ..storage.stats import filtered, summarize
 
     games = filtered(database.games(), rules, level)
     summary = summarize(games)
-    written = _write_csv(csv_file, games) if csv_file is not None else None
+    written = _write_csv(csv_file, games) if csv_file is not None else None  # checked before, as every writer
     if json_output:
         emit_json({"ok": True, **stats_document(summary, rules, level, last), "database": str(database.path),
                    "csv": written})
         return
     echo(stats_text(summary, rules, level, last, ascii=ascii or not _can_draw_blocks()))
     if written is not None:
-        echo(f"{counted(len(games), '{count} game', '{count} games')} written to {written}")
-    echo(f"Database: {database.path}")
+        echo(f"{counted(len(games), '{count} game', '{count} games')} written to {shown(written)}")
+    echo(f"Database: {shown(database.path)}")
 
 
 def _can_draw_blocks() -> bool:
@@ -137,7 +147,7 @@ def _can_draw_blocks() -> bool:
     return can_encode_symbols(sys.stdout)
 
 
-def _write_csv(csv_file: str, games: list[GameRecord]) -> str:
+def _write_csv(csv_file: Path, games: list[GameRecord]) -> str:
     import csv
     import io
 
@@ -149,7 +159,7 @@ def _write_csv(csv_file: str, games: list[GameRecord]) -> str:
     writer.writeheader()
     writer.writerows(game.row() for game in games)
     atomic_write(csv_file, buffer.getvalue())
-    return csv_file
+    return str(csv_file)
 
 
 # -- JSON --------------------------------------------------------------------------------------
