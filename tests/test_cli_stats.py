@@ -124,3 +124,24 @@ def test_the_default_database_is_in_pyramide_home(tmp_path: Path, monkeypatch: p
     assert invoke("play", str(path), WON_N_LINE[-1], "-q").status == 0
     assert len(StatsDB(tmp_path / "home" / "stats.sqlite3").games()) == 1
     assert f"Database: {tmp_path / 'home' / 'stats.sqlite3'}" in invoke("stats").stdout
+
+
+def test_csv_never_replaces_a_file_unless_forced_and_then_only_an_export(tmp_path: Path) -> None:
+    db = tmp_path / "stats.sqlite3"
+    finish_a_won_game(tmp_path, db)
+    out = tmp_path / "games.csv"
+    assert invoke("stats", "--db", str(db), "--csv", str(out)).status == 0
+    again = invoke("stats", "--db", str(db), "--csv", str(out))
+    assert again.status == 5 and "--force" in again.stderr and again.stdout == ""  # checked before any output
+    assert invoke("stats", "--db", str(db), "--csv", str(out), "--force").status == 0
+    precious = tmp_path / "notes.txt"
+    precious.write_text("my notes\n")
+    refused = invoke("stats", "--db", str(db), "--csv", str(precious), "--force")
+    assert refused.status == 5 and precious.read_text() == "my notes\n"
+
+
+def test_names_with_control_characters_are_shown_escaped(tmp_path: Path) -> None:
+    db = tmp_path / "odd\x1b[2Jname.sqlite3"
+    finish_a_won_game(tmp_path, db)
+    outcome = invoke("stats", "--db", str(db))
+    assert outcome.status == 0 and "\x1b" not in outcome.stdout and "odd\\x1b[2Jname" in outcome.stdout

@@ -171,14 +171,15 @@ def test_survey_csv_follows_the_same_rules(tmp_path: Path) -> None:
 def test_stats_csv_follows_the_same_rules(tmp_path: Path) -> None:
     db = tmp_path / "stats.sqlite3"
     csv = tmp_path / "games.csv"
-    assert invoke("stats", "--db", str(db), "--csv", str(csv)).status == 0 and csv.read_text().startswith("finished_at,")
+    first = invoke("stats", "--db", str(db), "--csv", str(csv))
+    assert first.status == 0 and csv.read_text().startswith("finished_at,")
     again = invoke("stats", "--db", str(db), "--csv", str(csv))
     assert again.status == 5 and "add --force" in again.stderr
     assert invoke("stats", "--db", str(db), "--csv", str(csv), "--force").status == 0
     notes = tmp_path / "notes.csv"
     notes.write_text("name,phone\n")
     refused = invoke("stats", "--db", str(db), "--csv", str(notes), "--force")
-    assert refused.status == 5 and "not a stats CSV" in refused.stderr and notes.read_text() == "name,phone\n"
+    assert refused.status == 5 and "not a statistics CSV" in refused.stderr and notes.read_text() == "name,phone\n"
 
 
 # -- the writers of the bots: tournament, serve, the Python API --------------------------------------

@@ -68,7 +68,7 @@ OVER_HINT = "Type new for a new deal (new hard for a Hard one), restart to play 
 
 def unknown_word_message(word: str) -> str:
     """What a piped session says about a line it cannot read (it ends the session, exit 2)."""
-    return (f"unknown word {word!r}: a line holds a card (7C), a pair (10C+3S), stock, waste, draw, recycle, "
+    return (f"unknown word {quoted(word)}: a line holds a card (7C), a pair (10C+3S), stock, waste, draw, recycle, "
             "undo, hint, show, help, new, restart, resign or quit")
 
 
@@ -294,7 +294,7 @@ class Session:
             try:
                 level = Level(level_text.lower())
             except ValueError:
-                message = (f"new {level_text!r}: a level is easy, medium, hard or expert "
+                message = (f"new {quoted(level_text)}: a level is easy, medium, hard or expert "
                            "(or `new` alone for any deal under the same rules)")
                 if not self.interactive:
                     raise MoveSyntaxError(message) from None

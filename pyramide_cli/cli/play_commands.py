@@ -24,13 +24,13 @@ PLAY_HELP = """Play taps and moves on a save file (R11-R15).
 With TAP_OR_MOVE arguments they are applied in order; the first one refused stops the command
 (exit 3) and what came before it stays played.  Without arguments, one tap or move is read per
 line from stdin when it is not a terminal, else an interactive prompt starts (hint, undo, help,
-quit).  The selection persists in the file between commands, so `play g.yaml 10C` then
+new, restart, quit).  The selection persists in the file between commands, so `play g.yaml 10C` then
 `play g.yaml 3S` removes the pair.  After a refused pair tap the second card stays selected
 (R13) and that selection is saved; any other refusal leaves the file byte-for-byte unchanged.
 
 \b
 Taps:  7C  10♣  T♣  RD (French)  stock (draw or recycle)  waste (the top waste card)
-Moves: 10C+3S  KD  draw  recycle  undo
+Moves: 10C+3S  KD  draw  recycle  undo  resign
 
 \b
 Examples:

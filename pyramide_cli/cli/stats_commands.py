@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from ..engine.errors import quoted, quoted_name
 from ..storage.files import check_output, csv_output
 from .app import app
 from .completion import complete_level, complete_rules
@@ -45,6 +46,9 @@ Exit: 0 ok, 2 bad option, 4 the database is damaged or newer than this pyramide,
 read, or the CSV file exists (without --force) or cannot be written.
 """
 
+STATS_CSV = csv_output("a statistics CSV", "finished_at")
+"""What ``--csv --force`` may replace: an earlier export (its header starts with ``finished_at``) or an empty file."""
+FORCE_HELP = "Overwrite the --csv file if it exists (only a statistics CSV or an empty file)."
 CHART_DAYS = 14
 CHART_WIDTH = 30
 
@@ -62,7 +66,7 @@ def stats(
         "--csv", metavar="FILE", help="Also write every game (after the filters) to FILE, one row each.",
         show_default=False)] = None,
     force: Annotated[bool, typer.Option(
-        "--force", help="Overwrite the --csv file if it exists (only a stats CSV or an empty file).")] = False,
+        "--force", help=FORCE_HELP)] = False,
     reset: Annotated[bool, typer.Option("--reset", help="Delete every recorded game (asks first).")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="With --reset: do not ask.")] = False,
     db: DbOption = None,
@@ -95,7 +99,7 @@ def _filters(rules: str | None, level: str | None) -> tuple[str | None, str | No
     chosen_rules = None if rules is None else Rules.parse(rules).name
     names = [known.value for known in LEVELS]
     if level is not None and level.lower() not in names:
-        raise usage_error(f"--level {level!r}: expected one of {', '.join(names)}")
+        raise usage_error(f"--level {quoted(level)}: expected one of {', '.join(names)}")
     return chosen_rules, None if level is None else level.lower()
 
 
@@ -105,7 +109,7 @@ def _reset(database: StatsDB, yes: bool, json_output: bool) -> None:
         if json_output:
             raise usage_error("stats --reset --json cannot ask: add --yes to delete every recorded game")
         sys.stderr.write(f"Delete the {counted(count, '{count} game', '{count} games')} recorded in "
-                         f"{str(database.path)!r}? [y/N] ")
+                         f"{quoted_name(database.path)}? [y/N] ")
         sys.stderr.flush()
         answer = sys.stdin.readline()
         if not answer:
@@ -142,10 +146,6 @@ def _can_draw_blocks() -> bool:
     from .render import can_encode_symbols
 
     return can_encode_symbols(sys.stdout)
-
-
-STATS_CSV = csv_output("a stats CSV", "finished_at")
-"""What ``stats --csv --force`` may replace (``storage.files.check_output``): a file with our header."""
 
 
 def _write_csv(csv_file: str, force: bool, games: list[GameRecord]) -> str:

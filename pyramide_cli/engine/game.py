@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from .cards import Card, looks_like_card, parse_card
 from .deal import Deal
-from .errors import CardError, IllegalMoveError, MoveSyntaxError, UnknownWordError
+from .errors import CardError, IllegalMoveError, MoveSyntaxError, UnknownWordError, quoted
 from .layout import free_slots
 from .moves import DRAW, RECYCLE, RESIGN, UNDO, Move, MoveKind, Refusal, refusal_error
 from .position import Outcome, Position, Termination
@@ -482,5 +482,5 @@ def parse_input(text: str) -> Card | str | Move:
         if looks_like_card(word):
             raise MoveSyntaxError(str(error)) from None
         raise UnknownWordError(
-            f"unknown word {text.strip()!r}: a tap or move is a card (7C), a pair (10C+3S), stock, waste, "
+            f"unknown word {quoted(text.strip())}: a tap or move is a card (7C), a pair (10C+3S), stock, waste, "
             "draw, recycle, undo or resign", word) from None

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..engine.errors import quoted, quoted_name
 from ..engine.position import Outcome
 from .files import FileAccessError, SaveLock, describe_os_error
 from .save import SaveData, load_game, write_save
@@ -72,7 +73,7 @@ def keep_text(folder: Path, name: str, text: str) -> Path:
             return target
     except OSError as error:
         raise FileAccessError(describe_os_error(error, getattr(error, "filename", None) or folder, "write")) from None
-    raise FileAccessError(f"cannot keep the game in {str(folder)!r}: too many games named {stem!r}")
+    raise FileAccessError(f"cannot keep the game in {quoted_name(folder)}: too many games named {quoted(stem)}")
 
 
 def replace_game(path: Path | str, new: SaveData, folder: Path, stats: StatsDB | Path | None = None,

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..engine.errors import PyramideError
+from ..engine.errors import PyramideError, quoted_name
 from ..engine.level import LEVELS, Level
 from ..engine.moves import MoveKind
 from .places import default_db_path
@@ -161,19 +161,19 @@ class StatsDB:
     def _describe(self, error: Exception) -> StatsError:
         import sqlite3
 
-        where = str(self.path)
+        where = quoted_name(self.path)
         if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
-            return StatsError(f"the statistics database {where!r} stayed locked by another process", "access")
+            return StatsError(f"the statistics database {where} stayed locked by another process", "access")
         if isinstance(error, sqlite3.OperationalError) and "unable to open" in str(error):
-            return StatsError(f"cannot open the statistics database {where!r}", "access")
+            return StatsError(f"cannot open the statistics database {where}", "access")
         if isinstance(error, OSError):
             from .files import describe_os_error
 
             return StatsError(describe_os_error(error, error.filename or where, "write"), "access")
         if isinstance(error, sqlite3.DatabaseError):
-            return StatsError(f"the statistics database {where!r} is damaged ({error}); "
+            return StatsError(f"the statistics database {where} is damaged ({error}); "
                               "`pyramide stats --reset` sets it aside and starts a new one")
-        return StatsError(f"the statistics database {where!r}: {error}")
+        return StatsError(f"the statistics database {where}: {error}")
 
     def _connect(self, create: bool) -> sqlite3.Connection | None:
         """An open connection with the schema in place, or ``None`` when there is no database and
@@ -190,7 +190,7 @@ class StatsDB:
             version = connection.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise StatsError(
-                    f"the statistics database {str(self.path)!r} was written by a newer pyramide (format "
+                    f"the statistics database {quoted_name(self.path)} was written by a newer pyramide (format "
                     f"{version}; this one reads format {SCHEMA_VERSION} and older): upgrade pyramide", "newer")
             if version < SCHEMA_VERSION:
                 if not create:
