@@ -1,0 +1,212 @@
+"""Surveys on a Dask distributed cluster: deals go out in chunks, outcomes stream back.
+
+Dask is an optional extra (``pip install 'pyramide[cluster]'``), imported here only, and only
+when ``survey --cluster`` asks for it.  Each chunk is solved on a worker by :func:`solve_chunk`:
+the very solve one process runs, under a position budget and no clock, so the verdicts do not
+depend on which worker ran a deal or how busy it was.
+
+A worker lost mid-chunk: the scheduler hands that chunk to another worker (Dask's own rule, up to
+its ``distributed.scheduler.allowed-failures`` times); the client only yields outcomes of chunks
+that came back whole, so a deal is never lost and never counted twice.  ``docs/scale.md`` says how
+to start a scheduler and workers.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any, NamedTuple
+
+from ..engine.errors import PyramideError
+from ..engine.rules import Rules
+from ..solver import SolveLimits
+from ..solver.version import SOLVER_VERSION
+from .survey import DealOutcome, solve_number
+
+INSTALL_HINT = "pip install 'pyramide[cluster]' (in a clone of pyramide: pip install '.[cluster]')"
+CONNECT_SECONDS = 10
+"""How long to try reaching a scheduler before saying it cannot be reached."""
+WORKER_WAIT_SECONDS = 60
+"""How long to wait for a first worker to join a scheduler that has none."""
+TARGET_CHUNK_SECONDS = 1.0
+"""A chunk is sized to about this much solving, from the times measured so far: the scheduler's
+few milliseconds per chunk stay under 1 %, and a lost worker costs about a second of work."""
+FIRST_CHUNK = 4
+MAX_CHUNK = 2000
+IN_FLIGHT_PER_THREAD = 2
+
+
+class ClusterUnavailableError(PyramideError):
+    """``--cluster`` without Dask installed (the message says how to install it)."""
+
+
+class ClusterError(PyramideError):
+    """The cluster cannot be reached, has no worker, or a chunk could not be solved."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterSpec:
+    """Where to run: an existing scheduler's ``address``, or ``local_workers`` on this machine."""
+
+    address: str | None = None
+    local_workers: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> ClusterSpec:
+        """``local:N`` (a ``LocalCluster`` of N worker processes) or a scheduler address."""
+        stripped = text.strip()
+        if stripped.lower().startswith("local:"):
+            count = stripped[len("local:"):]
+            if not count.isdigit() or int(count) < 1:
+                raise ValueError(f"--cluster {text!r}: write local:N with N at least 1, e.g. local:2")
+            return cls(local_workers=int(count))
+        if not stripped:
+            raise ValueError("--cluster '': give a scheduler address such as tcp://10.0.0.5:8786, or local:N")
+        return cls(address=stripped)
+
+    def __str__(self) -> str:
+        return f"local:{self.local_workers}" if self.local_workers else str(self.address)
+
+
+class ChunkResult(NamedTuple):
+    """What a worker sends back for one chunk."""
+
+    solver_version: int
+    pyramide_version: str
+    outcomes: tuple[DealOutcome, ...]
+    cpu_seconds: float
+
+
+def solve_chunk(rules_text: str, numbers: list[int], max_states: int, optimal: bool) -> ChunkResult:
+    """Solve one chunk of deals on a worker (top level, so any worker can import it)."""
+    from .. import __version__
+
+    limits = SolveLimits(max_states=max_states, timeout=None)
+    started = time.process_time()
+    outcomes = tuple(solve_number((number, rules_text, limits, optimal)) for number in numbers)
+    return ChunkResult(SOLVER_VERSION, __version__, outcomes, time.process_time() - started)
+
+
+def import_distributed() -> Any:
+    """The ``distributed`` module, or :class:`ClusterUnavailableError` saying how to install it."""
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterUnavailableError(f"--cluster needs Dask, which is not installed: {INSTALL_HINT}") from None
+    return distributed
+
+
+@contextmanager
+def connect(spec: ClusterSpec) -> Iterator[Any]:
+    """A Dask ``Client`` on ``spec``, closed afterwards (a ``LocalCluster`` is stopped with it)."""
+    distributed = import_distributed()
+    if spec.local_workers:
+        cluster = distributed.LocalCluster(n_workers=spec.local_workers, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, silence_logs=logging.CRITICAL)
+        with cluster, distributed.Client(cluster) as client:
+            yield client
+        return
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    try:
+        client = distributed.Client(spec.address, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise ClusterError(f"cannot reach the Dask scheduler at {spec.address!r}: {error}") from None
+    with client:
+        try:
+            client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
+        except TimeoutError:
+            raise ClusterError(f"no worker joined the Dask scheduler at {spec.address!r} within "
+                               f"{WORKER_WAIT_SECONDS} s: start some with `dask worker {spec.address} "
+                               f"--nthreads 1`") from None
+        yield client
+
+
+class ChunkSizer:
+    """Deals per chunk: about :data:`TARGET_CHUNK_SECONDS` of solving, smaller near the end so the
+    last chunks finish together.  Only the speed changes with it, never an outcome."""
+
+    def __init__(self, fixed: int | None = None) -> None:
+        self.fixed = fixed
+        self.seconds_per_deal: float | None = None
+
+    def measured(self, deals: int, cpu_seconds: float) -> None:
+        if deals:
+            speed = max(cpu_seconds, 1e-6) / deals
+            previous = self.seconds_per_deal
+            self.seconds_per_deal = speed if previous is None else 0.7 * previous + 0.3 * speed
+
+    def size(self, remaining: int, threads: int) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        if self.seconds_per_deal is None:
+            wanted = FIRST_CHUNK
+        else:
+            wanted = min(MAX_CHUNK, max(1, round(TARGET_CHUNK_SECONDS / self.seconds_per_deal)))
+        return max(1, min(wanted, remaining // (4 * max(1, threads))))
+
+
+def cluster_outcomes(client: Any, rules: Rules, numbers: Iterable[int], total: int, limits: SolveLimits,
+                     optimal: bool = False, chunk_size: int | None = None,
+                     task: Callable[..., ChunkResult] = solve_chunk) -> Iterator[DealOutcome]:
+    """Solve ``numbers`` (``total`` of them) on the cluster; outcomes as chunks finish (any order).
+
+    At most :data:`IN_FLIGHT_PER_THREAD` chunks per worker thread are out at a time, so a range of
+    100 M deals never sits in the scheduler's memory; closing the generator cancels what is out."""
+    distributed = import_distributed()
+    if limits.max_states is None:
+        raise ValueError("a cluster survey needs a position budget (max_states)")
+    pending = iter(numbers)
+    sizer = ChunkSizer(chunk_size)
+    remaining = total
+    out: dict[Any, tuple[Any, list[int]]] = {}  # future key -> (future, its deal numbers)
+    finished = distributed.as_completed(loop=client.loop)
+
+    def threads() -> int:
+        return sum(client.nthreads().values())
+
+    def submit(count: int) -> None:
+        nonlocal remaining
+        for _ in range(count):
+            chunk = list(islice(pending, sizer.size(remaining, threads())))
+            if not chunk:
+                return
+            remaining -= len(chunk)
+            future = client.submit(task, rules.name, chunk, limits.max_states, optimal, pure=False)
+            out[future.key] = future, chunk
+            finished.add(future)
+
+    submit(IN_FLIGHT_PER_THREAD * max(1, threads()))
+    try:
+        for future in finished:
+            chunk = out.pop(future.key)[1]
+            result = _chunk_result(distributed, future, chunk)
+            future.release()
+            sizer.measured(len(chunk), result.cpu_seconds)
+            submit(max(0, IN_FLIGHT_PER_THREAD * max(1, threads()) - len(out)))
+            yield from result.outcomes
+    finally:
+        if out:  # stopped early (Ctrl-C, an error): nothing more is solved for this run
+            client.cancel([future for future, _ in out.values()])
+
+
+def _chunk_result(distributed: Any, future: Any, chunk: list[int]) -> ChunkResult:
+    span = f"deals {chunk[0]}-{chunk[-1]}" if len(chunk) > 1 else f"deal {chunk[0]}"
+    try:
+        result = future.result()
+    except distributed.KilledWorker:
+        raise ClusterError(f"{span} took down a worker each time they were tried (Dask's allowed-failures); "
+                           f"everything solved before is kept") from None
+    except Exception as error:  # noqa: BLE001 - any worker-side failure, e.g. pyramide not installed there
+        raise ClusterError(f"a worker failed on {span}: {type(error).__name__}: {error} "
+                           f"(is the same pyramide installed on every worker?)") from None
+    if result.solver_version != SOLVER_VERSION:
+        from .. import __version__
+
+        raise ClusterError(f"a worker runs pyramide {result.pyramide_version} (solver version "
+                           f"{result.solver_version}), this client pyramide {__version__} (solver version "
+                           f"{SOLVER_VERSION}): install the same pyramide on every worker")
+    return result
