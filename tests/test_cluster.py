@@ -130,9 +130,12 @@ def test_a_store_of_other_settings_is_refused_before_any_work(client, tmp_path: 
 
 def test_chunk_sizes_follow_the_measured_speed() -> None:
     sizer = ChunkSizer()
-    assert sizer.size(remaining=1000, threads=2) == 4  # nothing measured yet
+    assert sizer.size(remaining=1000, threads=2) == 4 and sizer.size(remaining=5, threads=2) == 2  # nothing measured
     sizer.measured(10, 0.1)  # 10 ms a deal: about 100 deals make a second
     assert sizer.size(remaining=100_000, threads=2) == 100
-    assert sizer.size(remaining=80, threads=2) == 10  # the last chunks shrink so workers finish together
-    assert sizer.size(remaining=3, threads=2) == 1
+    assert sizer.size(remaining=160, threads=2) == 20  # the last chunks shrink so workers finish together,
+    assert sizer.size(remaining=40, threads=2) == 10  # but not below a tenth of a second
+    assert sizer.size(remaining=3, threads=2) == 3
+    sizer.measured(10, 1.0)  # slower deals now: the estimate follows
+    assert sizer.size(remaining=100_000, threads=2) < 100
     assert ChunkSizer(fixed=7).size(remaining=3, threads=2) == 7
