@@ -139,8 +139,9 @@ def connect(spec: ClusterSpec) -> Iterator[Any]:
         import dask
 
         with dask.config.set(QUIET_PROCESSES):
-            cluster = distributed.LocalCluster(n_workers=spec.local_workers, threads_per_worker=1, processes=True,
-                                               dashboard_address=None, silence_logs=logging.CRITICAL)
+            with _workers_ignore_ctrl_c():
+                cluster = distributed.LocalCluster(n_workers=spec.local_workers, threads_per_worker=1, processes=True,
+                                                   dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
             with cluster, distributed.Client(cluster) as client:
                 yield client
         return
@@ -157,6 +158,24 @@ def connect(spec: ClusterSpec) -> Iterator[Any]:
                                f"{WORKER_WAIT_SECONDS} s: start some with `dask worker {spec.address} "
                                f"--nthreads 1`") from None
         yield client
+
+
+@contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Start processes that ignore SIGINT: Ctrl-C reaches the whole process group, and only the
+    client should stop (it commits, cancels and closes the cluster); a worker would print a
+    traceback.  An ignored signal stays ignored in children, the fork server's included."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class ChunkSizer:
