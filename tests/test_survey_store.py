@@ -234,6 +234,6 @@ def test_report_of_a_store(tmp_path: Path) -> None:
     low, high = document["ci95"]
     assert low < 80.0 < high
     assert sum(item["deals"] for item in document["histogram"]) == 10
-    assert "80.00 %" in report.text() and "100-199" in report.text()
+    assert "80.00 %" in report.render() and "100-199" in report.render()
     with SurveyStore.open(make_store(tmp_path / "empty.db", [])) as empty:
-        assert "no deal stored yet" in report_of(empty).text()
+        assert "no deal stored yet" in report_of(empty).render()

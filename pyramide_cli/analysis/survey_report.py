@@ -65,7 +65,7 @@ class StoreReport:
             "histogram": [{"from": low, "to": high, "deals": deals} for low, high, deals in self.histogram],
         }
 
-    def text(self) -> str:
+    def render(self) -> str:
         span = f" ({self.first}-{self.last})" if self.deals else ""
         optimal = ", fewest actions" if self.optimal else ""
         lines = [(f"{self.file}: rules {self.rules}, {self.deals:,} deals{span}, solver version {self.solver_version}, "

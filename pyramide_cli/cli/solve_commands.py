@@ -25,9 +25,6 @@ if TYPE_CHECKING:  # the solver and the analysis are imported inside the command
 LIMIT_HELP = "Give up (verdict unknown, exit 7) after exploring this many positions [default: 5000000]."
 TIMEOUT_HELP = ("Also give up after this many seconds (opt-in: off by default, so that a verdict never "
                 "depends on the machine's load; the result says when it struck).")
-SURVEY_LIMIT_HELP = "Count a deal as unknown when its search explores this many positions [default: 5000000]."
-SURVEY_TIMEOUT_HELP = ("Also count a deal as unknown when its search takes this many seconds (opt-in; the counts "
-                       "then depend on the machine).")
 HINT_LIMIT_HELP = "Search at most this many positions before a rule-of-thumb move [default: 300000]."
 HINT_TIMEOUT_HELP = "Also stop searching after this many seconds (opt-in; the hint then depends on the machine)."
 

@@ -14,10 +14,13 @@ from typing import Annotated, Any
 import typer
 
 from .app import app
-from .common import CommandError, JsonOption, echo, emit_json, error_document, reporting, say_error, usage_error
+from .common import CommandError, JsonOption, counted, echo, emit_json, error_document, reporting, say_error, usage_error
+from .completion import complete_rules
 from .exit_codes import ExitStatus
-from .solve_commands import LIMIT_HELP, TIMEOUT_HELP, _limits
+from .solve_commands import _limits
 
+SURVEY_LIMIT_HELP = "Count a deal as unknown when its search explores this many positions."
+SURVEY_TIMEOUT_HELP = "Count a deal as unknown when its search takes this many seconds (opt-in; the count then depends on the machine)."
 INTERRUPTED = 130
 """Exit status after Ctrl-C (the shell's convention, 128 + SIGINT); the store keeps what was solved."""
 
@@ -60,7 +63,7 @@ failed), 130 interrupted (the store keeps every deal committed).
 @app.command(help=SURVEY_HELP, short_help="Solve a range of deals (here or on a cluster), keep them in a store, report.")
 def survey(
     deals: Annotated[str | None, typer.Option("--deals", metavar="A-B", help="Deal numbers, both ends included, e.g. 0-999.", show_default=False)] = None,
-    rules: Annotated[str | None, typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict [default: N, or the store's].", show_default=False)] = None,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict [default: N, or the store's].", show_default=False, autocompletion=complete_rules)] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Worker processes on this machine.")] = 1,
     cluster: Annotated[str | None, typer.Option("--cluster", metavar="ADDRESS|local:N", help="Solve on a Dask scheduler, or on N local Dask workers.", show_default=False)] = None,
     chunk: Annotated[int | None, typer.Option("--chunk", metavar="N", help="Deals per cluster task [default: about 1 s of solving].", show_default=False)] = None,
@@ -70,8 +73,8 @@ def survey(
     merge: Annotated[str | None, typer.Option("--merge", metavar="FILE", help="Add this store's rows to --store (refused if they disagree).", show_default=False)] = None,
     csv_file: Annotated[str | None, typer.Option("--csv", metavar="FILE", help="Also write one row per deal to FILE (runs without --store).", show_default=False)] = None,
     optimal: Annotated[bool, typer.Option("--optimal", help="Solve each winnable deal for the fewest actions.")] = False,
-    max_states: Annotated[int | None, typer.Option("--max-states", metavar="N", help=LIMIT_HELP + " [default: 5000000, or the store's]", show_default=False)] = None,
-    timeout: Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", help=TIMEOUT_HELP + " Not with --store or --cluster (their results must not depend on load).", show_default=False)] = None,
+    max_states: Annotated[int | None, typer.Option("--max-states", metavar="N", help=SURVEY_LIMIT_HELP + " [default: 5000000, or the store's]", show_default=False)] = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", help=SURVEY_TIMEOUT_HELP + " Not with --store or --cluster.", show_default=False)] = None,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
@@ -205,7 +208,7 @@ def _store_run(path: str, resume: bool, rules: str | None, deals: str | None, jo
     if json_output:
         emit_json({"ok": True, **summary.to_dict(), "run": run_figures})
         return
-    echo(summary.text())
+    echo(summary.render())
     rate = f" ({run_figures['deals_per_second']:,} deals/s)" if solved else ""
     echo(f"this run: {solved:,} deals solved on {where} in {seconds:.1f} s{rate}; {run.already:,} were stored before")
 
@@ -269,7 +272,7 @@ def _report(files: list[str], json_output: bool) -> None:
     if json_output:
         emit_json({"ok": True, "stores": [item.to_dict() for item in reports]})
     else:
-        echo("\n\n".join(item.text() for item in reports))
+        echo("\n\n".join(item.render() for item in reports))
 
 
 def _merge(target: str, source: str, json_output: bool) -> None:
@@ -344,7 +347,8 @@ def _survey_text(summary: dict[str, Any]) -> str:
     low, high = summary["ci95"]
     seconds, states = summary["seconds"], summary["states"]
     lines = [
-        f"rules {summary['rules']}, deals {summary['first']}-{summary['last']} ({deals} deals)",
+        f"rules {summary['rules']}, deals {summary['first']}-{summary['last']} "
+        f"({counted(deals, '{count} deal', '{count} deals')})",
         f"  winnable   {summary['winnable']:>6}  {summary['winnable_percent']:6.2f} %  (95 % CI {low:.2f}-{high:.2f} %)",
         f"  unwinnable {summary['unwinnable']:>6}  {100 * summary['unwinnable'] / deals:6.2f} %",
         f"  unknown    {summary['unknown']:>6}  {100 * summary['unknown'] / deals:6.2f} %",
