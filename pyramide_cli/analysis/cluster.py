@@ -25,6 +25,7 @@ from ..engine.errors import PyramideError
 from ..engine.rules import Rules
 from ..solver import SolveLimits
 from ..solver.version import SOLVER_VERSION
+from ..versions import PACKAGE_VERSION
 from .survey import DealOutcome, solve_number
 
 INSTALL_HINT = "pip install 'pyramide[cluster]' (in a clone of pyramide: pip install '.[cluster]')"
@@ -109,8 +110,6 @@ def solve_chunk(rules_text: str, numbers: list[int], max_states: int, optimal: b
     longer walk them, which made a worker 3-5 % slower than a plain process.  Nothing of a result
     depends on it."""
     global _heap_frozen
-    from .. import __version__
-
     if not _heap_frozen:
         import gc
 
@@ -119,7 +118,7 @@ def solve_chunk(rules_text: str, numbers: list[int], max_states: int, optimal: b
     limits = SolveLimits(max_states=max_states, timeout=None)
     started = time.process_time()
     outcomes = tuple(solve_number((number, rules_text, limits, optimal)) for number in numbers)
-    return ChunkResult(SOLVER_VERSION, __version__, outcomes, time.process_time() - started)
+    return ChunkResult(SOLVER_VERSION, PACKAGE_VERSION, outcomes, time.process_time() - started)
 
 
 def import_distributed() -> Any:
@@ -261,9 +260,7 @@ def _chunk_result(distributed: Any, future: Any, chunk: list[int]) -> ChunkResul
         raise ClusterError(f"a worker failed on {span}: {type(error).__name__}: {error} "
                            f"(is the same pyramide installed on every worker?)") from None
     if result.solver_version != SOLVER_VERSION:
-        from .. import __version__
-
         raise ClusterError(f"a worker runs pyramide {result.pyramide_version} (solver version "
-                           f"{result.solver_version}), this client pyramide {__version__} (solver version "
+                           f"{result.solver_version}), this client pyramide {PACKAGE_VERSION} (solver version "
                            f"{SOLVER_VERSION}): install the same pyramide on every worker")
     return result

@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import NamedTuple, Self
 
 from ..engine.errors import PyramideError
+from ..versions import PACKAGE_VERSION, SURVEY_STORE_FORMAT
 from .files import FileAccessError, SaveLock, describe_os_error
 
-STORE_FORMAT = 1
+STORE_FORMAT = SURVEY_STORE_FORMAT
 """The layout version written in ``PRAGMA user_version``; a newer one is refused ("upgrade")."""
 APPLICATION_ID = 0x50595253  # "PYRS": tells a pyramide store from any other SQLite file
 DEFAULT_BATCH_ROWS = 1000
@@ -170,11 +171,9 @@ class SurveyStore:
             try:
                 connection = sqlite3.connect(temporary, isolation_level=None)
                 try:  # a half-built temporary file is thrown away, so no journal and one fsync at the end
-                    from .. import __version__
-
                     info = {"solver_version": str(identity.solver_version), "rules": identity.rules,
                             "max_states": str(identity.max_states), "optimal": "1" if identity.optimal else "0",
-                            "deals": deals, "created_by": f"pyramide {__version__}"}
+                            "deals": deals, "created_by": f"pyramide {PACKAGE_VERSION}"}
                     connection.executescript(
                         f"PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA application_id = {APPLICATION_ID};"
                         f"PRAGMA user_version = {STORE_FORMAT}; BEGIN; {_SCHEMA}"
