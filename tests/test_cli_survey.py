@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from cli_support import invoke
+
 from pyramide_cli.analysis import survey as survey_module
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.rules import Rules

@@ -12,9 +12,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from cli_support import invoke
 from cluster_tasks import failing_chunk, solve_chunk_killing_its_worker_once, solve_chunk_of_another_solver
+
 from pyramide_cli.analysis import stored_survey
 from pyramide_cli.analysis.cluster import ChunkSizer, ClusterError, ClusterSpec, cluster_outcomes, connect
 from pyramide_cli.analysis.survey import survey

@@ -171,9 +171,9 @@ def test_merging_conflicting_stores_is_refused_whole(tmp_path: Path) -> None:
             target.merge(source)
         assert [item.number for item in target.rows()] == [0, 1]
     other_rules = make_store(tmp_path / "n.db", [5], StoreIdentity(SOLVER_VERSION, "N", 5_000_000, False))
-    with SurveyStore.open(first, writable=True) as target, SurveyStore.open(other_rules) as source:
-        with pytest.raises(StoreMismatchError, match=r"rules \(T here, N there\)"):
-            target.merge(source)
+    with (SurveyStore.open(first, writable=True) as target, SurveyStore.open(other_rules) as source,
+          pytest.raises(StoreMismatchError, match=r"rules \(T here, N there\)")):
+        target.merge(source)
 
 
 def test_resuming_solves_only_the_missing_deals_and_checks_the_settings(tmp_path: Path) -> None:

@@ -14,7 +14,17 @@ from typing import Annotated, Any
 import typer
 
 from .app import app
-from .common import CommandError, JsonOption, counted, echo, emit_json, error_document, reporting, say_error, usage_error
+from .common import (
+    CommandError,
+    JsonOption,
+    counted,
+    echo,
+    emit_json,
+    error_document,
+    reporting,
+    say_error,
+    usage_error,
+)
 from .completion import complete_rules
 from .exit_codes import ExitStatus
 from .solve_commands import _limits
@@ -31,7 +41,6 @@ Prints the winnable / unwinnable / unknown counts and percentages, a 95 % confid
 shows on a terminal.  --jobs N spreads the deals over N processes, --cluster over a Dask cluster;
 the verdicts are the same as with one process.
 
-\b
 --store FILE writes one row per deal into a SQLite store as results arrive, in atomic batches;
 Ctrl-C or a kill loses at most the last second of work.  --resume continues the survey of an
 existing store (its rules, budget and range unless given) without solving or counting any deal
@@ -39,7 +48,6 @@ twice.  --report FILE prints a store's rates and a histogram of positions explor
 several stores); --store FILE --merge OTHER adds OTHER's rows to FILE.  A store only takes rows of
 its own rules, --max-states, --optimal and solver version.  See docs/scale.md.
 
-\b
 --cluster ADDRESS uses a running Dask scheduler (e.g. tcp://10.0.0.5:8786), --cluster local:N
 starts N worker processes here.  Needs the optional extra: pip install 'pyramide[cluster]'.
 
@@ -347,13 +355,13 @@ def _survey_text(summary: dict[str, Any]) -> str:
     low, high = summary["ci95"]
     seconds, states = summary["seconds"], summary["states"]
     lines = [
-        f"rules {summary['rules']}, deals {summary['first']}-{summary['last']} "
-        f"({counted(deals, '{count} deal', '{count} deals')})",
+        (f"rules {summary['rules']}, deals {summary['first']}-{summary['last']} "
+         f"({counted(deals, '{count} deal', '{count} deals')})"),
         f"  winnable   {summary['winnable']:>6}  {summary['winnable_percent']:6.2f} %  (95 % CI {low:.2f}-{high:.2f} %)",
         f"  unwinnable {summary['unwinnable']:>6}  {100 * summary['unwinnable'] / deals:6.2f} %",
         f"  unknown    {summary['unknown']:>6}  {100 * summary['unknown'] / deals:6.2f} %",
-        f"  time   mean {1000 * seconds['mean']:.1f} ms, median {1000 * seconds['median']:.1f} ms, "
-        f"p99 {1000 * seconds['p99']:.1f} ms, max {1000 * seconds['max']:.1f} ms",
+        (f"  time   mean {1000 * seconds['mean']:.1f} ms, median {1000 * seconds['median']:.1f} ms, "
+         f"p99 {1000 * seconds['p99']:.1f} ms, max {1000 * seconds['max']:.1f} ms"),
         f"  states mean {states['mean']:,.0f}, median {states['median']:,.0f}, p99 {states['p99']:,.0f}, max {states['max']:,.0f}",
     ]
     if "csv" in summary:
