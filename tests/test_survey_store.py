@@ -24,7 +24,6 @@ from pyramide_cli.storage.survey_store import (
     StoreIdentity,
     StoreMismatchError,
     SurveyStore,
-    Tally,
 )
 
 T_STORE = StoreIdentity(SOLVER_VERSION, "T", 5_000_000, False)
@@ -216,10 +215,10 @@ def test_histogram_bins_and_figures() -> None:
     assert [histogram_bin(value) for value in (0, 1, 2, 4, 5, 9, 10, 19, 20, 49, 50, 99, 100)] == [
         (0, 0), (1, 1), (2, 4), (2, 4), (5, 9), (5, 9), (10, 19), (10, 19), (20, 49), (20, 49), (50, 99), (50, 99),
         (100, 199)]
-    tallies = [Tally("winnable", 3, 2), Tally("unwinnable", 3, 1), Tally("winnable", 60, 1), Tally("unknown", 1000, 1)]
-    assert histogram(tallies) == [(2, 4, 3), (5, 9, 0), (10, 19, 0), (20, 49, 0), (50, 99, 1), (100, 199, 0),
+    by_positions = [(3, 3), (60, 1), (1000, 1)]  # (positions, deals), by positions
+    assert histogram(by_positions) == [(2, 4, 3), (5, 9, 0), (10, 19, 0), (20, 49, 0), (50, 99, 1), (100, 199, 0),
                                   (200, 499, 0), (500, 999, 0), (1000, 1999, 1)]
-    figures = position_figures(tallies)
+    figures = position_figures(by_positions)
     assert figures == {"mean": round((3 * 3 + 60 + 1000) / 5, 1), "median": 3, "p99": 1000, "max": 1000}
     assert position_figures([])["median"] is None and histogram([]) == []
 

@@ -1,8 +1,8 @@
 """What ``survey --report`` says about a results store: rates with 95 % intervals, positions explored.
 
-Everything is computed from the store's tallies (deals counted by verdict and positions explored),
-one pass over the store in SQLite, so a store of 1 M rows reports in about a second and one of
-100 M without holding its rows in memory.
+Everything is computed from two grouped counts of the store (deals by verdict, deals by positions
+explored) made by SQLite, so a store of 1 M rows reports in about a second and one of 100 M
+without holding its rows in memory.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..storage.survey_store import SurveyStore, Tally
+from ..storage.survey_store import SurveyStore
 from .survey import wilson_interval
 
 BAR_WIDTH = 40
@@ -89,45 +89,41 @@ class StoreReport:
 
 
 def report_of(store: SurveyStore) -> StoreReport:
-    """Read a store's tallies and build its report."""
+    """Read a store's counts and build its report."""
     deals, first, last = store.span()
-    tallies = store.tallies()
-    counts = {verdict: 0 for verdict in ("winnable", "unwinnable", "unknown")}
-    for tally in tallies:
-        counts[tally.verdict] += tally.deals
+    by_positions = store.position_counts()
     identity = store.identity
     return StoreReport(str(store.path), identity.rules, identity.solver_version, identity.max_states,
-                       identity.optimal, deals, first, last, counts, position_figures(tallies),
-                       histogram(tallies))
+                       identity.optimal, deals, first, last, store.verdict_counts(), position_figures(by_positions),
+                       histogram(by_positions))
 
 
-def position_figures(tallies: Sequence[Tally]) -> dict[str, float | None]:
-    """Mean, median, p99 (nearest rank, as ``survey``) and max of positions explored, from tallies."""
-    total = sum(tally.deals for tally in tallies)
+def position_figures(by_positions: Sequence[tuple[int, int]]) -> dict[str, float | None]:
+    """Mean, median, p99 (nearest rank, as ``survey``) and max of positions explored, from
+    (positions, deals) pairs sorted by positions."""
+    total = sum(deals for _, deals in by_positions)
     if not total:
         return {"mean": None, "median": None, "p99": None, "max": None}
-    by_value: dict[int, int] = {}
-    for tally in tallies:
-        by_value[tally.positions] = by_value.get(tally.positions, 0) + tally.deals
-    ordered = sorted(by_value.items())
-    figures: dict[str, float | None] = {"mean": round(sum(value * deals for value, deals in ordered) / total, 1)}
+    figures: dict[str, float | None] = {"mean": round(sum(value * deals for value, deals in by_positions) / total, 1)}
     for name, fraction in (("median", 0.5), ("p99", 0.99)):
         rank, seen = max(1, math.ceil(fraction * total)), 0
-        for value, deals in ordered:
+        for value, deals in by_positions:
             seen += deals
             if seen >= rank:
                 figures[name] = value
                 break
-    figures["max"] = ordered[-1][0]
+    figures["max"] = by_positions[-1][0]
     return figures
 
 
-def histogram(tallies: Sequence[Tally]) -> list[tuple[int, int, int]]:
+def histogram(by_positions: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
     """(lowest, highest, deals) per 1-2-5 bin, from the first non-empty bin to the last."""
     bins: dict[tuple[int, int], int] = {}
-    for tally in tallies:
-        key = histogram_bin(tally.positions)
-        bins[key] = bins.get(key, 0) + tally.deals
+    high = -1
+    for value, deals in by_positions:  # sorted: look a bin up only when a value leaves the last one
+        if value > high:
+            low, high = histogram_bin(value)
+        bins[low, high] = bins.get((low, high), 0) + deals
     if not bins:
         return []
     edges = sorted(bins)
