@@ -217,7 +217,7 @@ def test_histogram_bins_and_figures() -> None:
         (100, 199)]
     by_positions = [(3, 3), (60, 1), (1000, 1)]  # (positions, deals), by positions
     assert histogram(by_positions) == [(2, 4, 3), (5, 9, 0), (10, 19, 0), (20, 49, 0), (50, 99, 1), (100, 199, 0),
-                                  (200, 499, 0), (500, 999, 0), (1000, 1999, 1)]
+                                       (200, 499, 0), (500, 999, 0), (1000, 1999, 1)]
     figures = position_figures(by_positions)
     assert figures == {"mean": round((3 * 3 + 60 + 1000) / 5, 1), "median": 3, "p99": 1000, "max": 1000}
     assert position_figures([])["median"] is None and histogram([]) == []
