@@ -16,7 +16,14 @@ from cli_support import invoke
 from cluster_tasks import failing_chunk, solve_chunk_killing_its_worker_once, solve_chunk_of_another_solver
 
 from pyramide_cli.analysis import stored_survey
-from pyramide_cli.analysis.cluster import ChunkSizer, ClusterError, ClusterSpec, cluster_outcomes, connect
+from pyramide_cli.analysis.cluster import (
+    ChunkSizer,
+    ClusterError,
+    ClusterSpec,
+    _chunk_result,
+    cluster_outcomes,
+    connect,
+)
 from pyramide_cli.analysis.survey import survey
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import SolveLimits
@@ -139,3 +146,24 @@ def test_chunk_sizes_follow_the_measured_speed() -> None:
     sizer.measured(10, 1.0)  # slower deals now: the estimate follows
     assert sizer.size(remaining=100_000, threads=2) < 100
     assert ChunkSizer(fixed=7).size(remaining=3, threads=2) == 7
+
+
+class _Failed:
+    """A future whose result raises ``error`` (what the client sees when the cluster goes wrong)."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def result(self):
+        raise self.error
+
+
+def test_a_lost_scheduler_and_worker_errors_are_one_line() -> None:
+    import distributed
+
+    lost = distributed.client.FutureCancelledError("solve_chunk-1", reason="scheduler-connection-lost")
+    with pytest.raises(ClusterError, match=r"^lost the Dask scheduler while deals 3-5 were out "
+                                           r"\(scheduler-connection-lost\);.*--resume"):
+        _chunk_result(distributed, _Failed(lost), [3, 4, 5])
+    with pytest.raises(ClusterError, match=r"^a worker failed on deal 9: OSError: disk full here \(is the same"):
+        _chunk_result(distributed, _Failed(OSError("disk full\n  here")), [9])

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
@@ -144,7 +145,7 @@ def connect(spec: ClusterSpec) -> Iterator[Any]:
             with cluster, distributed.Client(cluster) as client:
                 yield client
         return
-    logging.getLogger("distributed").setLevel(logging.ERROR)
+    _quiet_dask_logs()
     try:
         client = distributed.Client(spec.address, timeout=CONNECT_SECONDS)
     except (OSError, TimeoutError, ValueError) as error:
@@ -253,14 +254,31 @@ def _chunk_result(distributed: Any, future: Any, chunk: list[int]) -> ChunkResul
     span = f"deals {chunk[0]}-{chunk[-1]}" if len(chunk) > 1 else f"deal {chunk[0]}"
     try:
         result = future.result()
+    except CancelledError as error:  # the scheduler dropped the chunk: it went away, or dropped this client
+        reason = getattr(error, "reason", None) or "cancelled"
+        raise ClusterError(f"lost the Dask scheduler while {span} were out ({_one_line(reason)}); everything solved "
+                           f"before is kept: run again with --resume once the cluster is back") from None
     except distributed.KilledWorker:
         raise ClusterError(f"{span} took down a worker each time they were tried (Dask's allowed-failures); "
                            f"everything solved before is kept") from None
     except Exception as error:  # noqa: BLE001 - any worker-side failure, e.g. pyramide not installed there
-        raise ClusterError(f"a worker failed on {span}: {type(error).__name__}: {error} "
+        raise ClusterError(f"a worker failed on {span}: {type(error).__name__}: {_one_line(str(error))} "
                            f"(is the same pyramide installed on every worker?)") from None
     if result.solver_version != SOLVER_VERSION:
         raise ClusterError(f"a worker runs pyramide {result.pyramide_version} (solver version "
                            f"{result.solver_version}), this client pyramide {PACKAGE_VERSION} (solver version "
                            f"{SOLVER_VERSION}): install the same pyramide on every worker")
     return result
+
+
+def _one_line(text: str) -> str:
+    """Dask's messages span lines; ours are one."""
+    return " ".join(text.split())
+
+
+def _quiet_dask_logs() -> None:
+    """Dask logs tracebacks of lost connections on stderr; the client's own one-line error says what
+    matters.  Dask sets levels on some of its loggers itself, so each gets its own."""
+    for name in [name for name in logging.root.manager.loggerDict if name.split(".")[0] == "distributed"]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
