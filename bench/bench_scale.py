@@ -108,11 +108,12 @@ def cluster_against_jobs() -> None:
     say(f"cluster path against --jobs, rules T, deals {deals}, {RUNS} runs interleaved (medians; CPU of the whole "
         f"process tree: client, scheduler, workers)")
     for name, runs in figures.items():
-        say(f"  {name:<18} wall {statistics.median(w for w, _ in runs):6.1f} s, CPU {statistics.median(c for _, c in runs):6.1f} s"
+        wall, cpu = statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+        say(f"  {name:<18} wall {wall:6.1f} s, CPU {cpu:6.1f} s"
             f"   (runs: {', '.join(f'{w:.1f}/{c:.1f}' for w, c in runs)})")
     jobs, cluster = figures["--jobs 2"], figures["--cluster local:2"]
-    cpu_ratios = [c2 / c1 for (_, c1), (_, c2) in zip(jobs, cluster)]
-    wall_ratios = [w2 / w1 for (w1, _), (w2, _) in zip(jobs, cluster)]
+    cpu_ratios = [c2 / c1 for (_, c1), (_, c2) in zip(jobs, cluster, strict=True)]
+    wall_ratios = [w2 / w1 for (w1, _), (w2, _) in zip(jobs, cluster, strict=True)]
     say(f"  overhead of the cluster path: CPU {100 * (statistics.median(cpu_ratios) - 1):+.1f} %, "
         f"wall {100 * (statistics.median(wall_ratios) - 1):+.1f} % (medians of the per-run ratios; target <= 10 %)")
     say(f"  same verdicts and positions: {verdicts['--jobs 2'] == verdicts['--cluster local:2']}")
@@ -135,7 +136,7 @@ def chunk_overhead() -> None:
             client_cpu = time.process_time() - cpu  # the LocalCluster's scheduler runs in this process
             worker_cpu = sum(client.run(time.process_time).values()) - workers_before
             rounds.append((wall / CHUNKS, (client_cpu + worker_cpu) / CHUNKS))
-    wall, cpu = (statistics.median(values) for values in zip(*rounds))
+    wall, cpu = (statistics.median(values) for values in zip(*rounds, strict=True))
     say(f"overhead of one chunk (LocalCluster of 2 workers, {CHUNKS} empty chunks, medians of {RUNS}): "
         f"{1000 * wall:.2f} ms of wall time a chunk, {1000 * cpu:.2f} ms of CPU (client + scheduler + workers)")
 
@@ -149,7 +150,7 @@ def speed_up() -> None:
                                           "--cluster", f"local:{workers}"])
             runs[workers].append((wall, cpu))
     one, two = (statistics.median(w for w, _ in runs[n]) for n in (1, 2))
-    ratios = [w1 / w2 for (w1, _), (w2, _) in zip(runs[1], runs[2])]
+    ratios = [w1 / w2 for (w1, _), (w2, _) in zip(runs[1], runs[2], strict=True)]
     say(f"speed-up from 1 to 2 workers (rules T, deals {deals}, {RUNS} runs): wall {one:.1f} s -> {two:.1f} s, "
         f"x{statistics.median(ratios):.2f} (median per-run ratio); CPU "
         f"{statistics.median(c for _, c in runs[1]):.1f} s and {statistics.median(c for _, c in runs[2]):.1f} s")

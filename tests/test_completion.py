@@ -48,7 +48,7 @@ def test_rules_complete_presets_then_variants() -> None:
 
 
 def test_commands_and_options_complete() -> None:
-    assert offered("pyramide s") == ["serve", "show", "solve", "stats", "survey"]  # registration order
+    assert offered("pyramide s") == ["serve", "show", "solve", "survey", "stats"]
     assert set(offered("pyramide deal --d")) == {"--daily", "--date"}
     assert offered("pyramide stats --rules T+w") == ["T+waste-pair"]
     assert offered("pyramide deal --level e") == ["easy", "expert"]

@@ -43,7 +43,7 @@ def make_store(path: Path, numbers, identity: StoreIdentity = T_STORE, **verdict
 
 def test_a_new_store_is_one_file_that_remembers_its_settings(tmp_path: Path) -> None:
     path = make_store(tmp_path / "s.db", [1, 2])
-    assert sorted(item.name for item in tmp_path.iterdir()) == ["s.db", "s.db.lock"]  # no journal, no temporary
+    assert sorted(item.name for item in tmp_path.iterdir()) == ["s.db", "s.db.lock", "s.db.queue"]  # no journal
     with SurveyStore.open(path) as store:
         assert store.identity == T_STORE and store.info("deals") == "0-99" and store.count() == 2
     with sqlite3.connect(path) as plain:  # any sqlite3 reads it

@@ -65,8 +65,9 @@ def begin(path: Path | str, resume: bool, rules_text: str | None, deals_text: st
 
 def store_row(outcome: DealOutcome, identity: StoreIdentity) -> StoredDeal:
     """The row of one outcome (its optimal length only in an ``--optimal`` store)."""
-    return StoredDeal(outcome.number, identity.rules, outcome.verdict.value, outcome.states, outcome.max_pyramid_removed,
-                      outcome.max_removed, outcome.actions if identity.optimal else None, identity.solver_version)
+    return StoredDeal(outcome.number, identity.rules, outcome.verdict.value, outcome.states,
+                      outcome.max_pyramid_removed, outcome.max_removed, outcome.actions if identity.optimal else None,
+                      identity.solver_version)
 
 
 def fill(store: SurveyStore, outcomes: Iterable[DealOutcome], progress: Callable[[int], None] | None = None,

@@ -9,28 +9,31 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
 from .app import app
+from ..storage.files import check_output, csv_output
 from .common import (
-    CommandError,
-    JsonOption,
-    counted,
-    echo,
-    emit_json,
-    error_document,
-    reporting,
-    say_error,
-    usage_error,
+    CommandError, JsonOption, counted, echo, emit_json, error_document, reporting, say_error, shown, usage_error,
 )
 from .completion import complete_rules
 from .exit_codes import ExitStatus
 from .solve_commands import _limits
 
-SURVEY_LIMIT_HELP = "Count a deal as unknown when its search explores this many positions."
-SURVEY_TIMEOUT_HELP = "Count a deal as unknown when its search takes this many seconds (opt-in; the count then depends on the machine)."
+if TYPE_CHECKING:  # the solver, the analysis and Dask are imported inside the command
+    from collections.abc import Callable, Iterable, Iterator
+
+    from ..analysis.cluster import ClusterSpec
+    from ..analysis.survey import DealOutcome, SurveyReport
+    from ..engine.rules import Rules
+    from ..solver import SolveLimits
+
+SURVEY_LIMIT_HELP = ("Count a deal as unknown when its search explores this many positions [default: 5000000, or "
+                     "the store's].")
+SURVEY_TIMEOUT_HELP = ("Also count a deal as unknown when its search takes this many seconds (opt-in; the counts "
+                       "then depend on the machine; not with --store or --cluster).")
 INTERRUPTED = 130
 """Exit status after Ctrl-C (the shell's convention, 128 + SIGINT); the store keeps what was solved."""
 
@@ -68,21 +71,42 @@ failed), 130 interrupted (the store keeps every deal committed).
 """
 
 
-@app.command(help=SURVEY_HELP, short_help="Solve a range of deals (here or on a cluster), keep them in a store, report.")
+@app.command(help=SURVEY_HELP,
+             short_help="Solve a range of deals (here or on a cluster), keep them in a store, report.")
 def survey(
-    deals: Annotated[str | None, typer.Option("--deals", metavar="A-B", help="Deal numbers, both ends included, e.g. 0-999.", show_default=False)] = None,
-    rules: Annotated[str | None, typer.Option("--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict [default: N, or the store's].", show_default=False, autocompletion=complete_rules)] = None,
+    deals: Annotated[Optional[str], typer.Option(
+        "--deals", metavar="A-B", help="Deal numbers, both ends included, e.g. 0-999.", show_default=False)] = None,
+    rules: Annotated[Optional[str], typer.Option(
+        "--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict [default: N, or the store's].",
+        show_default=False, autocompletion=complete_rules)] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Worker processes on this machine.")] = 1,
-    cluster: Annotated[str | None, typer.Option("--cluster", metavar="ADDRESS|local:N", help="Solve on a Dask scheduler, or on N local Dask workers.", show_default=False)] = None,
-    chunk: Annotated[int | None, typer.Option("--chunk", metavar="N", help="Deals per cluster task [default: about 1 s of solving].", show_default=False)] = None,
-    store: Annotated[str | None, typer.Option("--store", metavar="FILE", help="Write every deal's result into this SQLite store as it comes.", show_default=False)] = None,
+    cluster: Annotated[Optional[str], typer.Option(
+        "--cluster", metavar="ADDRESS|local:N", help="Solve on a Dask scheduler, or on N local Dask workers.",
+        show_default=False)] = None,
+    chunk: Annotated[Optional[int], typer.Option(
+        "--chunk", metavar="N", help="Deals per cluster task [default: about 1 s of solving].",
+        show_default=False)] = None,
+    store: Annotated[Optional[str], typer.Option(
+        "--store", metavar="FILE", help="Write every deal's result into this SQLite store as it comes.",
+        show_default=False)] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the survey of an existing --store.")] = False,
-    report: Annotated[list[str] | None, typer.Option("--report", metavar="FILE", help="Report a store (repeat for several); solves nothing.", show_default=False)] = None,
-    merge: Annotated[str | None, typer.Option("--merge", metavar="FILE", help="Add this store's rows to --store (refused if they disagree).", show_default=False)] = None,
-    csv_file: Annotated[str | None, typer.Option("--csv", metavar="FILE", help="Also write one row per deal to FILE (runs without --store).", show_default=False)] = None,
-    optimal: Annotated[bool, typer.Option("--optimal", help="Solve each winnable deal for the fewest actions.")] = False,
-    max_states: Annotated[int | None, typer.Option("--max-states", metavar="N", help=SURVEY_LIMIT_HELP + " [default: 5000000, or the store's]", show_default=False)] = None,
-    timeout: Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", help=SURVEY_TIMEOUT_HELP + " Not with --store or --cluster.", show_default=False)] = None,
+    report: Annotated[Optional[list[str]], typer.Option(
+        "--report", metavar="FILE", help="Report a store (repeat for several); solves nothing.",
+        show_default=False)] = None,
+    merge: Annotated[Optional[str], typer.Option(
+        "--merge", metavar="FILE", help="Add this store's rows to --store (refused if they disagree).",
+        show_default=False)] = None,
+    csv_file: Annotated[Optional[str], typer.Option(
+        "--csv", metavar="FILE", help="Also write one row per deal to FILE (runs without --store).",
+        show_default=False)] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite the --csv file if it exists (only a survey CSV or an empty file).")] = False,
+    optimal: Annotated[bool, typer.Option(
+        "--optimal", help="Solve each winnable deal for the fewest actions.")] = False,
+    max_states: Annotated[Optional[int], typer.Option(
+        "--max-states", metavar="N", help=SURVEY_LIMIT_HELP, show_default=False)] = None,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", metavar="SECONDS", help=SURVEY_TIMEOUT_HELP, show_default=False)] = None,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):
@@ -104,7 +128,7 @@ def survey(
             if store is not None:
                 return _store_run(store, resume, rules, deals, jobs, cluster, chunk, optimal, max_states, json_output)
             return _memory_run(rules, deals, jobs, cluster, chunk, optimal, _limits(max_states, timeout), csv_file,
-                               json_output)
+                               force, json_output)
         except ClusterError as error:  # the cluster's trouble, like a file's: exit 5
             raise CommandError(str(error), ExitStatus.FILE_ERROR) from None
 
@@ -132,7 +156,7 @@ def _check_run_options(jobs: int, cluster: str | None, chunk: int | None, store:
                           "machine's load; use --max-states")
 
 
-def _cluster_spec(cluster: str | None):
+def _cluster_spec(cluster: str | None) -> ClusterSpec | None:
     if cluster is None:
         return None
     from ..analysis.cluster import ClusterSpec, ClusterUnavailableError, import_distributed
@@ -147,7 +171,8 @@ def _cluster_spec(cluster: str | None):
     return spec
 
 
-def _outcomes(client: Any, rules, numbers, total: int, jobs: int, limits, optimal: bool, chunk: int | None):
+def _outcomes(client: Any, rules: Rules, numbers: Iterable[int], total: int, jobs: int, limits: SolveLimits,
+              optimal: bool, chunk: int | None) -> Iterator[DealOutcome]:
     """Outcomes from the cluster when there is a client, else from local processes."""
     if client is not None:
         from ..analysis.cluster import cluster_outcomes
@@ -198,15 +223,16 @@ def _store_run(path: str, resume: bool, rules: str | None, deals: str | None, jo
         limits = SolveLimits(max_states=identity.max_states, timeout=None)  # positions only: no clock decides
         started = time.perf_counter()
         try:
-            with _maybe_cluster(spec) as client, _progress(len(run.numbers), run.already, _show_bar(json_output)) as bar:
+            bar_shown = _show_bar(json_output)
+            with _maybe_cluster(spec) as client, _progress(len(run.numbers), run.already, bar_shown) as bar:
                 todo = run.store.missing(run.numbers)
                 stored_survey.fill(run.store, _outcomes(client, run.rules, todo, run.todo, jobs, limits,
                                                         identity.optimal, chunk), bar)
         except KeyboardInterrupt:
             kept = run.store.count(run.numbers)
-            _interrupted(f"interrupted: {kept:,} of {len(run.numbers):,} deals are in {path!r} "
-                         f"({kept - run.already:,} solved by this run); `pyramide survey --store {path} --resume` "
-                         f"goes on", json_output)
+            _interrupted(f"interrupted: {kept:,} of {len(run.numbers):,} deals are in {shown(path)} "
+                         f"({kept - run.already:,} solved by this run); `pyramide survey --store {shown(path)} "
+                         f"--resume` goes on", json_output)
         seconds = time.perf_counter() - started
         solved = run.store.count(run.numbers) - run.already
         summary = report_of(run.store)
@@ -218,11 +244,12 @@ def _store_run(path: str, resume: bool, rules: str | None, deals: str | None, jo
         return
     echo(summary.render())
     rate = f" ({run_figures['deals_per_second']:,} deals/s)" if solved else ""
-    echo(f"this run: {solved:,} deals solved on {where} in {seconds:.1f} s{rate}; {run.already:,} were stored before")
+    echo(f"this run: {solved:,} deals solved on {where} in {seconds:.1f} s{rate}; "
+         f"{run.already:,} were stored before")
 
 
 def _memory_run(rules: str | None, deals: str | None, jobs: int, cluster: str | None, chunk: int | None,
-                optimal: bool, limits, csv_file: str | None, json_output: bool) -> None:
+                optimal: bool, limits: SolveLimits, csv_file: str | None, force: bool, json_output: bool) -> None:
     from ..analysis.survey import SurveyReport, parse_deal_range
     from ..engine.rules import Rules
 
@@ -234,11 +261,13 @@ def _memory_run(rules: str | None, deals: str | None, jobs: int, cluster: str | 
     except ValueError as error:
         raise usage_error(str(error)) from None
     spec = _cluster_spec(cluster)
+    if csv_file is not None:
+        check_output(csv_file, force, SURVEY_CSV)  # before the survey, not after it
     if spec is not None:
         from ..solver import DEFAULT_LIMITS, SolveLimits
 
         limits = SolveLimits(max_states=limits.max_states or DEFAULT_LIMITS.max_states, timeout=None)
-    outcomes = []
+    outcomes: list[DealOutcome] = []
     try:
         with _maybe_cluster(spec) as client, _progress(len(numbers), 0, _show_bar(json_output)) as bar:
             for outcome in _outcomes(client, chosen, numbers, len(numbers), jobs, limits, optimal, chunk):
@@ -252,7 +281,7 @@ def _memory_run(rules: str | None, deals: str | None, jobs: int, cluster: str | 
     result = SurveyReport(chosen.name, tuple(outcomes))
     summary = result.summary()
     if csv_file is not None:
-        summary["csv"] = _write_csv(Path(csv_file), result)
+        summary["csv"] = _write_csv(check_output(csv_file, force, SURVEY_CSV), result)
     if json_output:
         emit_json({"ok": True, **summary})
     else:
@@ -313,7 +342,7 @@ class _progress:
         self.total, self.done, self.show = total, done, show
         self._bar: Any = None
 
-    def __enter__(self):
+    def __enter__(self) -> Callable[[int], None] | None:
         if not self.show:
             return None
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TimeRemainingColumn
@@ -335,7 +364,10 @@ class _progress:
             self._bar.__exit__(*exc)
 
 
-def _write_csv(path: Path, report) -> str:
+SURVEY_CSV = csv_output("a survey CSV", "number")
+
+
+def _write_csv(path: Path, report: SurveyReport) -> str:
     import csv
     import io
 
@@ -357,13 +389,15 @@ def _survey_text(summary: dict[str, Any]) -> str:
     lines = [
         (f"rules {summary['rules']}, deals {summary['first']}-{summary['last']} "
          f"({counted(deals, '{count} deal', '{count} deals')})"),
-        f"  winnable   {summary['winnable']:>6}  {summary['winnable_percent']:6.2f} %  (95 % CI {low:.2f}-{high:.2f} %)",
+        (f"  winnable   {summary['winnable']:>6}  {summary['winnable_percent']:6.2f} %  "
+         f"(95 % CI {low:.2f}-{high:.2f} %)"),
         f"  unwinnable {summary['unwinnable']:>6}  {100 * summary['unwinnable'] / deals:6.2f} %",
         f"  unknown    {summary['unknown']:>6}  {100 * summary['unknown'] / deals:6.2f} %",
         (f"  time   mean {1000 * seconds['mean']:.1f} ms, median {1000 * seconds['median']:.1f} ms, "
          f"p99 {1000 * seconds['p99']:.1f} ms, max {1000 * seconds['max']:.1f} ms"),
-        f"  states mean {states['mean']:,.0f}, median {states['median']:,.0f}, p99 {states['p99']:,.0f}, max {states['max']:,.0f}",
+        (f"  states mean {states['mean']:,.0f}, median {states['median']:,.0f}, p99 {states['p99']:,.0f}, "
+         f"max {states['max']:,.0f}"),
     ]
     if "csv" in summary:
-        lines.append(f"  rows written to {summary['csv']}")
+        lines.append(f"  rows written to {shown(summary['csv'])}")
     return "\n".join(lines)

@@ -166,7 +166,8 @@ class SurveyStore:
                             "max_states": str(identity.max_states), "optimal": "1" if identity.optimal else "0",
                             "deals": deals, "created_by": f"pyramide {PACKAGE_VERSION}"}
                     connection.executescript(
-                        f"PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA application_id = {APPLICATION_ID};"
+                        f"PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+                        f"PRAGMA application_id = {APPLICATION_ID};"
                         f"PRAGMA user_version = {STORE_FORMAT}; BEGIN; {_SCHEMA}"
                     )
                     connection.executemany("INSERT INTO store_info VALUES (?, ?)", info.items())
@@ -340,8 +341,9 @@ class SurveyStore:
             raise StoreError(f"cannot merge {str(self.path)!r} into itself")
         differences = self.identity.differences(source.identity)
         if differences:
-            raise StoreMismatchError(f"cannot merge {str(source.path)!r} into {str(self.path)!r}: they differ in " + ", ".join(
-                f"{name} ({mine} here, {theirs} there)" for name, mine, theirs in differences))
+            listed = ", ".join(f"{name} ({mine} here, {theirs} there)" for name, mine, theirs in differences)
+            raise StoreMismatchError(f"cannot merge {str(source.path)!r} into {str(self.path)!r}: they differ in "
+                                     f"{listed}")
         differs = " OR ".join(f"d.{name} IS NOT s.{name}" for name in _COLUMNS.split(", ")[1:])
         connection = self._connection
         try:
