@@ -24,3 +24,6 @@ SERVE_PROTOCOL_VERSION = 1
 
 ENGINE_PROTOCOL_VERSION = 1
 """The line protocol ``pyramide tournament --engine`` speaks to external engines (``docs/protocol.md``)."""
+
+SURVEY_STORE_FORMAT = 1
+"""The layout of a ``survey --store`` file (SQLite, ``PRAGMA user_version``; ``docs/scale.md``)."""

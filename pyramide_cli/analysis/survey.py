@@ -8,7 +8,7 @@ deal order, identical to one process except for the measured times).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -113,13 +113,22 @@ def _figures(sorted_values: Sequence[float], digits: int) -> dict[str, float | N
 def survey(rules: Rules, numbers: Sequence[int], jobs: int = 1, limits: SolveLimits = DEFAULT_LIMITS,
            optimal: bool = False, progress: Callable[[DealOutcome], None] | None = None) -> SurveyReport:
     """Solve every deal number; ``progress`` is called once per deal, in deal order."""
-    tasks = [(number, rules.name, limits, optimal) for number in numbers]
     outcomes: list[DealOutcome] = []
-    for outcome in ordered_map(solve_number, tasks, jobs):
+    for outcome in iter_outcomes(rules, numbers, jobs, limits, optimal):
         outcomes.append(outcome)
         if progress is not None:
             progress(outcome)
     return SurveyReport(rules.name, tuple(outcomes))
+
+
+def iter_outcomes(rules: Rules, numbers: Iterable[int], jobs: int = 1, limits: SolveLimits = DEFAULT_LIMITS,
+                  optimal: bool = False) -> Iterator[DealOutcome]:
+    """Solve the deal numbers as they come, in one process or ``jobs``; outcomes in the same order.
+
+    Lazy, so a caller can store each outcome as it arrives (``survey --store``) and stop at any time."""
+    tasks = ((number, rules.name, limits, optimal) for number in numbers)
+    size = len(numbers) if isinstance(numbers, Sized) else None
+    return ordered_map(solve_number, tasks, jobs, size=size)
 
 
 def parse_deal_range(text: str) -> range:

@@ -37,7 +37,7 @@ COMMANDS: dict[str, str] = {
     "replay": "replay_commands",
     "solve": "solve_commands",
     "hint": "solve_commands",
-    "survey": "solve_commands",
+    "survey": "survey_commands",
     "stats": "stats_commands",
 }
 """Command name → the module of ``pyramide_cli.cli`` that registers it (modules load in this order, and

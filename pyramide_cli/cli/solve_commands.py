@@ -1,25 +1,22 @@
-"""``pyramide solve``, ``pyramide hint`` and ``pyramide survey``: the solver on the command line.
+"""``pyramide solve`` and ``pyramide hint``: the solver on the command line (``survey``: survey_commands).
 
 The solver, the hint module and rich are imported inside the commands, so other commands stay fast.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from ..storage.files import SaveLock, check_output, csv_output
+from ..storage.files import SaveLock, check_output
 from .app import app
-from .completion import complete_rules
 from .common import CommandError, JsonOption, counted, echo, emit_json, reporting, shown, usage_error
 from .exit_codes import ExitStatus
 
 if TYPE_CHECKING:  # the solver and the analysis are imported inside the commands
-    from ..analysis.survey import DealOutcome, SurveyReport
     from ..engine.game import Game
     from ..engine.moves import Move
     from ..solver import SolveLimits, SolveResult
@@ -28,9 +25,6 @@ if TYPE_CHECKING:  # the solver and the analysis are imported inside the command
 LIMIT_HELP = "Give up (verdict unknown, exit 7) after exploring this many positions [default: 5000000]."
 TIMEOUT_HELP = ("Also give up after this many seconds (opt-in: off by default, so that a verdict never "
                 "depends on the machine's load; the result says when it struck).")
-SURVEY_LIMIT_HELP = "Count a deal as unknown when its search explores this many positions [default: 5000000]."
-SURVEY_TIMEOUT_HELP = ("Also count a deal as unknown when its search takes this many seconds (opt-in; the counts "
-                       "then depend on the machine).")
 HINT_LIMIT_HELP = "Search at most this many positions before a rule-of-thumb move [default: 300000]."
 HINT_TIMEOUT_HELP = "Also stop searching after this many seconds (opt-in; the hint then depends on the machine)."
 
@@ -69,23 +63,6 @@ Examples:
 
 Exit: 0 a hint was given, 2 bad option, 4 bad save file or code, 5 missing file.
 """
-
-SURVEY_HELP = """Solve a range of deal numbers and report how many can be won.
-
-Prints the winnable / unwinnable / unknown counts and percentages, a 95 % confidence interval
-(Wilson) of the winnable share, and the solve time and positions explored (mean, median, p99,
-max).  A progress bar shows on a terminal.  --jobs N spreads the deals over N processes; the
-results are the same as with one (only the measured times differ).
-
-\b
-Examples:
-  pyramide survey --rules T --deals 0-999 --jobs 2
-  pyramide survey --rules N+strict --deals 0-99 --csv strict.csv
-  pyramide survey --rules T --deals 0-199 --json
-
-Exit: 0 done, 2 bad option or rules, 5 the CSV file exists (without --force) or cannot be written.
-"""
-
 
 def _limits(max_states: int | None, timeout: float | None) -> SolveLimits:
     from ..solver import DEFAULT_LIMITS, SolveLimits
@@ -200,108 +177,3 @@ def hint(
             emit_json({"ok": True, "file": source, "deal": game.deal.code, **given.to_dict()})
         else:
             echo(str(given))
-
-
-@app.command(help=SURVEY_HELP, short_help="Solve a range of deals: winnable share with a 95 % interval, timings.")
-def survey(
-    deals: Annotated[str, typer.Option("--deals", metavar="A-B", help="Deal numbers, both ends included, e.g. 0-999.")],
-    rules: Annotated[str, typer.Option(
-        "--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict.", autocompletion=complete_rules)] = "N",
-    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Worker processes.")] = 1,
-    csv_file: Annotated[Optional[str], typer.Option(
-        "--csv", metavar="FILE", help="Also write one row per deal to FILE.", show_default=False)] = None,
-    force: Annotated[bool, typer.Option(
-        "--force", help="Overwrite the --csv file if it exists (only a survey CSV or an empty file).")] = False,
-    optimal: Annotated[bool, typer.Option(
-        "--optimal", help="Solve each winnable deal for the fewest actions.")] = False,
-    max_states: Annotated[Optional[int], typer.Option(
-        "--max-states", metavar="N", help=SURVEY_LIMIT_HELP, show_default=False)] = None,
-    timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", metavar="SECONDS", help=SURVEY_TIMEOUT_HELP, show_default=False)] = None,
-    json_output: JsonOption = False,
-) -> None:
-    with reporting(json_output):
-        from ..engine.rules import Rules
-        from ..analysis.survey import parse_deal_range, survey as run_survey
-
-        chosen = Rules.parse(rules)
-        try:
-            numbers = parse_deal_range(deals)
-        except ValueError as error:
-            raise usage_error(str(error)) from None
-        if jobs < 1:
-            raise usage_error(f"--jobs {jobs}: must be at least 1")
-        limits = _limits(max_states, timeout)
-        if csv_file is not None:
-            check_output(csv_file, force, SURVEY_CSV)  # before the survey, not after it
-        with _progress(len(numbers), show=not json_output and sys.stderr.isatty()) as advance:
-            report = run_survey(chosen, numbers, jobs=jobs, limits=limits, optimal=optimal, progress=advance)
-        summary = report.summary()
-        if csv_file is not None:
-            summary["csv"] = _write_csv(check_output(csv_file, force, SURVEY_CSV), report)
-        if json_output:
-            emit_json({"ok": True, **summary})
-        else:
-            echo(_survey_text(summary))
-
-
-class _progress:
-    """A rich progress bar on stderr when it is a terminal; otherwise nothing."""
-
-    def __init__(self, total: int, show: bool) -> None:
-        self.total, self.show = total, show
-        self._bar: Any = None
-
-    def __enter__(self) -> Callable[[DealOutcome], None] | None:
-        if not self.show:
-            return None
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        self._bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                             TimeRemainingColumn(), transient=True)
-        self._bar.__enter__()
-        task = self._bar.add_task("solving", total=self.total)
-        return lambda outcome: self._bar.advance(task)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(*exc)
-
-
-SURVEY_CSV = csv_output("a survey CSV", "number")
-
-
-def _write_csv(path: Path, report: SurveyReport) -> str:
-    import csv
-    import io
-
-    from ..storage.files import atomic_write
-
-    buffer = io.StringIO()
-    rows = list(report.csv_rows())
-    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["number"], lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    atomic_write(path, buffer.getvalue())
-    return str(path)
-
-
-def _survey_text(summary: dict[str, Any]) -> str:
-    deals = summary["deals"]
-    low, high = summary["ci95"]
-    seconds, states = summary["seconds"], summary["states"]
-    lines = [
-        f"rules {summary['rules']}, deals {summary['first']}-{summary['last']} "
-        f"({counted(deals, '{count} deal', '{count} deals')})",
-        f"  winnable   {summary['winnable']:>6}  {summary['winnable_percent']:6.2f} %  "
-        f"(95 % CI {low:.2f}-{high:.2f} %)",
-        f"  unwinnable {summary['unwinnable']:>6}  {100 * summary['unwinnable'] / deals:6.2f} %",
-        f"  unknown    {summary['unknown']:>6}  {100 * summary['unknown'] / deals:6.2f} %",
-        f"  time   mean {1000 * seconds['mean']:.1f} ms, median {1000 * seconds['median']:.1f} ms, "
-        f"p99 {1000 * seconds['p99']:.1f} ms, max {1000 * seconds['max']:.1f} ms",
-        f"  states mean {states['mean']:,.0f}, median {states['median']:,.0f}, p99 {states['p99']:,.0f}, "
-        f"max {states['max']:,.0f}",
-    ]
-    if "csv" in summary:
-        lines.append(f"  rows written to {shown(summary['csv'])}")
-    return "\n".join(lines)
