@@ -28,6 +28,7 @@ from ..engine.errors import (
 )
 from ..storage.files import FileAccessError, FileContentError
 from ..storage.save import SaveFileError
+from ..i18n import for_display, tr, uses_french_letters
 from .render import Extras, Style, card_name, style_for
 from ..versions import JSON_SCHEMA_VERSION
 from .exit_codes import ExitStatus
@@ -129,8 +130,9 @@ def emit_json(document: dict[str, Any]) -> None:
 
 
 def say_error(message: str) -> None:
-    """The one line of an error on stderr: ``pyramide: …``, escaped and bounded (:func:`one_line`)."""
-    sys.stderr.write(f"pyramide: {one_line(message)}\n")
+    """The one line of an error on stderr: ``pyramide: …``, in the reader's language (a
+    :class:`~pyramide_cli.engine.text.Text` is translated), escaped and bounded (:func:`one_line`)."""
+    sys.stderr.write(for_display(f"pyramide: {one_line(tr(message))}") + "\n")
     sys.stderr.flush()
 
 
@@ -156,11 +158,18 @@ def reporting(json_output: bool) -> Iterator[None]:
         if debugging():
             raise
         details = error.details if isinstance(error, CommandError) else {}
-        raise fail(str(error), status_for(error), json_output, **details) from None
+        raise fail(message_of(error), status_for(error), json_output, **details) from None
     except BrokenPipeError:
         # `pyramide show g.yaml | head -1`: the reader left; nothing more to say.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
         raise typer.Exit(int(ExitStatus.OK)) from None
+
+
+def message_of(error: BaseException) -> str:
+    """The error's message, keeping it translatable: the :class:`~pyramide_cli.engine.text.Text` it was
+    raised with (``str(error)`` would give only its English)."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, str) and str(first) == str(error) else str(error)
 
 
 def usage_error(message: str) -> CommandError:
@@ -168,7 +177,9 @@ def usage_error(message: str) -> CommandError:
 
 
 def board_style(ascii: bool, french: bool) -> Style:
-    return style_for(sys.stdout, ascii=ascii, french=french)
+    """How boards are drawn on stdout; French rank letters when asked or when the language's
+    players read them (fr, he, sv)."""
+    return style_for(sys.stdout, ascii=ascii, french=french or uses_french_letters())
 
 
 def extras_of(data: Any) -> Extras:
@@ -195,7 +206,8 @@ def stats_db(db: str | None) -> Path:
 
 
 def echo(text: str = "") -> None:
-    sys.stdout.write(text + "\n")
+    """A line of output for a person, in the reader's language (a ``Text`` is translated)."""
+    sys.stdout.write(for_display(tr(text)) + "\n")
 
 
 def print_steps(result: PlayResult, style: Style) -> None:

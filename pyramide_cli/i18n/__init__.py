@@ -150,11 +150,11 @@ def is_right_to_left(language: str | None = None) -> bool:
 
 
 def for_display(line: str, language: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """A message line ready for the terminal: reordered for display only when ``PYRAMIDE_BIDI=visual``
+    """Message lines ready for the terminal: reordered for display only when ``PYRAMIDE_BIDI=visual``
     and the language is written right to left; otherwise unchanged (the terminal does bidi)."""
     environ = os.environ if environ is None else environ
     if environ.get("PYRAMIDE_BIDI", "").strip().lower() != "visual" or not is_right_to_left(language):
         return line
     from .bidi import visual_order
 
-    return visual_order(line)
+    return "\n".join(visual_order(part) for part in line.split("\n"))
