@@ -42,9 +42,10 @@ class ExtractionError(ValueError):
 
 
 def _marker(call: ast.Call) -> str | None:
+    """``text`` or ``plural`` when the call builds a message: a bare call of the imported function
+    (a method that happens to be called ``text`` is not one)."""
     func = call.func
-    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-    return name if name in MARKERS else None
+    return func.id if isinstance(func, ast.Name) and func.id in MARKERS else None
 
 
 def messages_in(path: Path, root: Path = PACKAGE) -> Iterator[Message]:
