@@ -3,18 +3,24 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: play test lint bench reliability replay-examples install clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# The game alone (make play), then the test extras on top (make test; the cluster extra for its tests).
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
+	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
 
-install: $(STAMP)
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
+	touch $(TEST_STAMP)
+
+install: $(TEST_STAMP)
 
 # Goes on with my-game.yaml when there is one, else deals it; a finished game there is kept (games
 # folder of the data folder, counted in the statistics) and a new deal takes its place.
@@ -32,7 +38,7 @@ test: lint
 	$(MAKE) --no-print-directory replay-examples
 
 # ruff, configured in pyproject.toml (line length 120, a few rule families); fails on any finding.
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/python -m ruff check .
 
 # Every save in examples/ replays to the outcome and score written beside it (CI regression tests).
@@ -43,7 +49,7 @@ replay-examples: $(STAMP)
 	$(BIN)/pyramide replay examples/lost-o.yaml --expect lost --expect-score 60
 	$(BIN)/pyramide show examples/r24-layout.yaml --ascii > /dev/null
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	@for f in bench/bench_*.py; do \
 		echo "== $$f"; \
 		$(BIN)/python "$$f" || exit 1; \
@@ -55,7 +61,7 @@ catalogs: $(STAMP)
 
 # Kill, concurrency and lock-order figures and the hostile inputs of docs/reliability.md (Linux, a few
 # minutes; not part of `make test`).  Options: make reliability ARGS="--kills 300 --fuzz-examples 3000"
-reliability: $(STAMP)
+reliability: $(TEST_STAMP)
 	$(BIN)/python bench/reliability.py $(ARGS)
 
 clean:
