@@ -183,7 +183,7 @@ def test_the_play_path_imports_neither_pydantic_nor_rich_nor_any_solver_nor_sqli
         "import atexit, sys\n"
         "atexit.register(lambda: sys.stderr.write(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('pydantic', 'rich') or m in ('pyramide_cli.solver', 'pyramide_cli.analysis.hint', "
-        "'pyramide_cli.analysis.grade', 'pyramide_cli.engine.playout', 'sqlite3', 'pyramide_cli.storage.stats')))))\n"
+        "'pyramide_cli.analysis.grade', 'random', 'sqlite3', 'pyramide_cli.storage.stats')))))\n"
         "sys.argv = ['pyramide', 'play', 'g.yaml', 'draw']\n"
         "from pyramide_cli.cli import main\n"
         "main()\n"

@@ -8,7 +8,7 @@ play on (the tournament resigns that game for it and records the reason).
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from typing import Protocol
 
 from ..engine.errors import PyramideError
@@ -48,9 +48,11 @@ class RandomBot:
     name = "random"
 
     def __init__(self) -> None:
-        self._random = random.Random(0).random
+        self._random: Callable[[], float] = lambda: 0.0
 
     def new_game(self, game: Game, seed: int) -> None:
+        import random  # not at the top: the command line imports this module for every command
+
         self._random = random.Random(seed).random
 
     def choose(self, game: Game) -> Move:

@@ -23,16 +23,17 @@ card stays selected through draws; a selected waste card is unselected once it i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any, NamedTuple
 
 from .cards import Card, looks_like_card, parse_card
 from .deal import Deal
 from .errors import CardError, IllegalMoveError, MoveSyntaxError, UnknownWordError, quoted
-from .layout import free_slots
+from .layout import PYRAMID_SIZE, TALON_SIZE, free_slots
 from .moves import DRAW, RECYCLE, RESIGN, UNDO, Move, MoveKind, Refusal, refusal_error
-from .position import Outcome, Position, Termination
+from .playout import DRAW_ACTION, RECYCLE_ACTION, PlayoutTables
+from .position import POINTS_PER_PYRAMID_CARD, Outcome, Position, Termination
 
 UNDO_LIMIT = 100
 STOCK = "stock"
@@ -77,6 +78,10 @@ class ActionRecord(NamedTuple):
         }
 
 
+_new_record = tuple.__new__
+"""Makes an :class:`ActionRecord` from its fields in order, without the Python-level ``__new__``."""
+
+
 # A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
 class TapResult(NamedTuple):
     """What a tap did: ``move`` and its ``record`` when it removed, drew or recycled; ``refusal`` when refused.
@@ -105,40 +110,27 @@ class HistoryWalk(NamedTuple):
     refused: IllegalMoveError | None
 
 
-class LegalMoves:
-    """The legal moves of a game's current position: a live, read-only sequence (python-chess style).
+class LegalMoves(tuple):  # type: ignore[type-arg]
+    """The legal moves of one position: a tuple of :class:`Move` values, worked out once per position
+    (on first use) and kept while the game stays there.
 
-    Worked out on first use and kept until the game changes; iterating, ``len``, ``in`` and
-    indexing all read the current position.  Empty once the game is over.  ``undo`` and
-    ``resign`` are game actions, not moves: see :attr:`Game.can_undo`.
+    Removals come first, then ``draw`` or ``recycle``; it is empty once the game is over.  ``undo``
+    and ``resign`` are game actions, not moves: see :attr:`Game.can_undo`.  A tuple, so ``len``,
+    ``in``, indexing and ``random.choice`` work; taken at one moment, it does not change when the
+    game moves on (ask ``game.legal_moves`` again).
     """
 
-    __slots__ = ("_game",)
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self._game._legal_tuple())
-
-    def __len__(self) -> int:
-        return len(self._game._legal_tuple())
-
-    def __bool__(self) -> bool:
-        return bool(self._game._legal_tuple())
-
-    def __getitem__(self, index: int) -> Move:
-        return self._game._legal_tuple()[index]
-
-    def __contains__(self, move: object) -> bool:
-        return move in self._game._legal_tuple()
+    __slots__ = ()
 
     def __call__(self) -> list[Move]:
         """A list copy: ``game.legal_moves()`` keeps working for callers of the older method."""
-        return list(self._game._legal_tuple())
+        return list(self)
 
     def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(map(str, self._game._legal_tuple()))})>"
+        return f"LegalMoves({', '.join(map(str, self))})"
+
+
+_NO_MOVES = LegalMoves()
 
 
 class Game:
@@ -149,8 +141,8 @@ class Game:
     """
 
     __slots__ = (
-        "deal", "assist", "start", "position", "history", "move_count", "selected", "_dead_ends",
-        "_undo", "_undo_available", "_resigned", "_stack", "_legal", "_termination",
+        "deal", "assist", "start", "history", "move_count", "selected", "_dead_ends", "_table", "_state",
+        "_position", "_undo", "_undo_available", "_resigned", "_stack", "_legal", "_termination",
     )
 
     def __init__(self, deal: Deal, assist: bool = True, *, dead_ends: bool = True,
@@ -158,17 +150,21 @@ class Game:
         self.deal = deal
         self.assist = assist
         self.start = Position.start(deal) if position is None else position
-        self.position = self.start
         self.history: list[Move] = []
         self.move_count = 0
         self.selected: Card | None = None
         self._dead_ends = dead_ends
-        self._undo: tuple[Position, Any] | None = None
-        """The positions undo goes back to, newest first, as a linked list ``(position, rest)``."""
+        self._table = _deal_moves(deal)
+        self._state = _state_of(self.start)
+        """The position as bare values: (pyramid, talon, drawn, recycles, foundation), as in :class:`Position`."""
+        self._position: Position | None = self.start
+        """The :class:`Position` of ``_state``, made when first asked for."""
+        self._undo: tuple[tuple[Any, ...], Any] | None = None
+        """The states undo goes back to, newest first, as a linked list ``(state, rest)``."""
         self._undo_available = 0
         self._resigned = False
         self._stack: list[tuple[Any, ...]] = []
-        self._legal: tuple[Move, ...] | None = None
+        self._legal: LegalMoves | None = None
         self._termination: Any = _UNKNOWN
 
     # -- construction ---------------------------------------------------------------------------
@@ -225,8 +221,22 @@ class Game:
 
     # -- reading ------------------------------------------------------------------------------
     @property
+    def position(self) -> Position:
+        """The current position (an immutable value)."""
+        position = self._position
+        if position is None:
+            position = self._position = Position(self.deal, *self._state)
+        return position
+
+    @position.setter
+    def position(self, position: Position) -> None:
+        """Put the game at another position of its deal (tests and analysis; the history is not changed)."""
+        self._state, self._position = _state_of(position), position
+        self._legal, self._termination = None, _UNKNOWN
+
+    @property
     def score(self) -> int:
-        return self.position.score
+        return POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - self._state[0].bit_count())
 
     @property
     def termination(self) -> Termination | None:
@@ -266,46 +276,49 @@ class Game:
 
     @property
     def legal_moves(self) -> LegalMoves:
-        """The legal moves now (removals, then ``draw`` or ``recycle``): a live view, empty once over."""
-        return LegalMoves(self)
-
-    def peek(self) -> Move:
-        """The last action played (``IndexError`` when there is none)."""
-        return self.history[-1]
-
-    def _legal_tuple(self) -> tuple[Move, ...]:
+        """The legal moves now (removals, then ``draw`` or ``recycle``); empty once the game is over."""
         legal = self._legal
         if legal is None:
             self._evaluate()
             legal = self._legal
         return legal  # type: ignore[return-value]
 
+    def peek(self) -> Move:
+        """The last action played (``IndexError`` when there is none)."""
+        return self.history[-1]
+
     def _evaluate(self) -> None:
         """Work out the legal moves and the termination of the current state together (one pass)."""
         if self._resigned:
-            self._legal, self._termination = (), Termination.RESIGNED
+            self._legal, self._termination = _NO_MOVES, Termination.RESIGNED
             return
-        position = self.position
-        legal = tuple(position.legal_moves(dead_ends=self._dead_ends))
-        self._legal = legal
-        if legal:
-            self._termination = None
-        elif position.is_won:
-            self._termination = Termination.CLEARED
-        elif position.can_draw or position.can_recycle:
-            self._termination = Termination.DEAD
+        table = self._table
+        pyramid, talon, drawn, recycles, _ = self._state
+        if not pyramid and not (table.strict and talon):
+            self._legal, self._termination = _NO_MOVES, Termination.CLEARED
+            return
+        actions = table.actions(pyramid, talon, drawn, recycles)
+        if not actions:
+            self._legal, self._termination = _NO_MOVES, Termination.NO_MOVES
+        elif (len(actions) == 1 and actions[0][0] < 0 and self._dead_ends
+              and not table.removal_ahead(pyramid, talon, drawn, recycles)):
+            self._legal, self._termination = _NO_MOVES, Termination.DEAD  # only a draw or recycle: nothing to gain
         else:
-            self._termination = Termination.NO_MOVES
+            moves = table.moves
+            self._legal, self._termination = LegalMoves([moves[action] for action in actions]), None
 
     # -- actions ------------------------------------------------------------------------------
     def refusal(self, move: Move) -> Refusal | None:
         """Why ``move`` (or ``undo``/``resign``) would be refused now, or ``None`` (the ``verify`` of pokerkit)."""
+        legal = self.legal_moves
+        if move in legal:
+            return None
         if self.is_over:
             return Refusal.GAME_OVER
         kind = move.kind
         if kind is MoveKind.UNDO:
             return None if self._undo_available else Refusal.NOTHING_TO_UNDO
-        if kind is MoveKind.RESIGN or move in self._legal_tuple():
+        if kind is MoveKind.RESIGN:
             return None
         return self.position.refusal(move, dead_ends=self._dead_ends) or Refusal.NOT_IN_PLAY
 
@@ -319,52 +332,57 @@ class Game:
 
         Raises :class:`IllegalMoveError` (with ``refusal``) and changes nothing when it is refused.
         """
-        if isinstance(move, str):
-            move = Move.parse(move)
-        refusal = self.refusal(move)
-        if refusal is not None:
-            raise refusal_error(move, refusal)
-        before = self.position
-        self._stack.append((before, self.move_count, self._undo, self._undo_available, self._resigned,
-                            self.selected, self._legal, self._termination))
-        self.history.append(move)
-        kind = move.kind
+        legal = self._legal
+        if legal is None or move not in legal:  # the quick way in: a move of the list just read
+            if isinstance(move, str):
+                move = Move.parse(move)
+            refusal = self.refusal(move)
+            if refusal is not None:
+                raise refusal_error(move, refusal)
+        state = self._state
+        self._stack.append((state, self._position, self.move_count, self._undo, self._undo_available,
+                            self._resigned, self.selected, legal, self._termination))
+        self.history.append(move)  # type: ignore[arg-type]
+        kind = move.kind  # type: ignore[union-attr]
         if kind is MoveKind.UNDO:
-            self.position, self._undo = self._undo  # type: ignore[misc]
+            self._state, self._undo = self._undo  # type: ignore[misc]
             self._undo_available -= 1
             self.selected = None
         elif kind is MoveKind.RESIGN:
             self._resigned = True
             self.selected = None
         else:
-            after = before.apply_unchecked(move)
-            self._undo = (before, self._undo)
+            self._state = self._table.after(state, move)  # type: ignore[arg-type]
+            self._undo = (state, self._undo)
             if self._undo_available < UNDO_LIMIT:
                 self._undo_available += 1
-            self.position = after
             self.move_count += 1
-            if self.selected is not None and not after.is_playable(self.selected):
-                self.selected = None
+        self._position = None
         self._legal, self._termination = None, _UNKNOWN
-        return self._record(move, before)
+        return self._record(move, state[0])  # type: ignore[arg-type]
 
     apply = push
     """The older name of :meth:`push`."""
 
-    def _record(self, move: Move, before: Position) -> ActionRecord:
-        after = self.position
+    def _record(self, move: Move, pyramid_before: int) -> ActionRecord:
         removed: tuple[Card, ...] = ()
         uncovered: tuple[Card, ...] = ()
+        pyramid = self._state[0]
         if move.kind is MoveKind.PAIR or move.kind is MoveKind.KING:
             removed = move.cards
-            if after.pyramid != before.pyramid:
-                was_free = free_slots(before.pyramid)
+            if pyramid != pyramid_before:
+                was_free = free_slots(pyramid_before)
                 cards = self.deal.cards
-                uncovered = tuple(cards[slot] for slot in free_slots(after.pyramid) if slot not in was_free)
-        termination = self.termination
+                uncovered = tuple([cards[slot] for slot in free_slots(pyramid) if slot not in was_free])
+        self._evaluate()
+        termination = self._termination
+        selected = self.selected
+        if selected is not None and (termination is not None or not self.position.is_playable(selected)):
+            self.selected = None  # a selected card stays selected only while it is in play
         outcome = Outcome.PLAYING if termination is None else termination.outcome
-        score = after.score
-        return ActionRecord(move, score - before.score, removed, uncovered, score, outcome, termination)
+        score = POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - pyramid.bit_count())
+        points = POINTS_PER_PYRAMID_CARD * (pyramid_before.bit_count() - pyramid.bit_count())
+        return _new_record(ActionRecord, (move, points, removed, uncovered, score, outcome, termination))
 
     def pop(self) -> Move:
         """Take the last action back as if it had never been played (``IndexError`` when there is none).
@@ -374,8 +392,8 @@ class Game:
         """
         if not self._stack:
             raise IndexError("pop from a game with no actions")
-        (self.position, self.move_count, self._undo, self._undo_available, self._resigned, self.selected,
-         self._legal, self._termination) = self._stack.pop()
+        (self._state, self._position, self.move_count, self._undo, self._undo_available, self._resigned,
+         self.selected, self._legal, self._termination) = self._stack.pop()
         return self.history.pop()
 
     def undo(self) -> ActionRecord:
@@ -463,6 +481,77 @@ class Game:
 
 
 _MOVE_WORDS = ("draw", "recycle", "undo", "resign")
+
+
+class _ActionMoves(dict):  # type: ignore[type-arg]
+    """The :class:`Move` of each action of the tables, made on first use (``moves[action]``)."""
+
+    def __init__(self, cards: tuple[Card, ...]) -> None:
+        super().__init__({(DRAW_ACTION, 0): DRAW, (RECYCLE_ACTION, 0): RECYCLE})
+        self.cards = cards
+
+    def __missing__(self, action: tuple[int, int]) -> Move:
+        pyramid_bits, talon_bits = action
+        cards = self.cards
+        chosen = [cards[slot] for slot in range(PYRAMID_SIZE) if pyramid_bits >> slot & 1]
+        chosen += [cards[PYRAMID_SIZE + index] for index in range(TALON_SIZE) if talon_bits >> index & 1]
+        move = self[action] = Move.king(chosen[0]) if len(chosen) == 1 else Move.pair(chosen[0], chosen[1])
+        return move
+
+
+class _DealMoves:
+    """One deal's moves for games: the random player's action tables (the same rules on bare masks,
+    tested equal to :meth:`Position.legal_moves`), one shared :class:`Move` per action, and how a
+    move changes the bare state — so that a game's legal moves and its moves cost little."""
+
+    __slots__ = ("actions", "cards", "deal", "draw", "layout_index", "moves", "strict")
+
+    def __init__(self, deal: Deal) -> None:
+        tables = PlayoutTables(deal)
+        self.deal = deal
+        self.actions = tables.actions
+        self.draw = tables.draw
+        self.cards = deal.cards
+        self.layout_index = deal.layout_index
+        self.strict = deal.rules.strict
+        self.moves = _ActionMoves(deal.cards)
+
+    def after(self, state: tuple[Any, ...], move: Move) -> tuple[Any, ...]:
+        """The state after a legal move (as :meth:`Position.apply_unchecked`)."""
+        pyramid, talon, drawn, recycles, foundation = state
+        kind = move.kind
+        if kind is MoveKind.DRAW:
+            return pyramid, talon, self.draw(talon, drawn), recycles, foundation
+        if kind is MoveKind.RECYCLE:
+            return pyramid, talon, 0, recycles + 1, foundation
+        layout_index = self.layout_index
+        for card in move.cards:
+            index = layout_index[card]
+            if index < PYRAMID_SIZE:
+                pyramid &= ~(1 << index)
+            else:
+                talon &= ~(1 << (index - PYRAMID_SIZE))
+        return pyramid, talon, (talon & ((1 << drawn) - 1)).bit_length(), recycles, foundation + move.cards
+
+    def removal_ahead(self, pyramid: int, talon: int, drawn: int, recycles: int) -> bool:
+        return Position(self.deal, pyramid, talon, drawn, recycles).removal_ahead()
+
+
+def _deal_moves(deal: Deal) -> _DealMoves:
+    """The :class:`_DealMoves` of ``deal``, shared by its games (a few deals are kept)."""
+    known = _DEAL_MOVES.get(id(deal))
+    if known is None or known.deal is not deal:
+        if len(_DEAL_MOVES) > 64:
+            _DEAL_MOVES.clear()
+        known = _DEAL_MOVES[id(deal)] = _DealMoves(deal)
+    return known
+
+
+_DEAL_MOVES: dict[int, _DealMoves] = {}
+
+
+def _state_of(position: Position) -> tuple[Any, ...]:
+    return position.pyramid, position.talon, position.drawn, position.recycles, position.foundation
 
 
 def parse_input(text: str) -> Card | str | Move:

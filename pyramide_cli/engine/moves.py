@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from .cards import Card, pairs_to_thirteen, parse_card
 from .errors import CardError, IllegalMoveError, MoveSyntaxError
@@ -34,17 +35,32 @@ class MoveKind(Enum):
     RESIGN = "resign"
 
 
-@dataclass(frozen=True, slots=True)
+_INSTANCES: dict[tuple[Any, tuple[Card, ...]], Any] = {}
+"""Every :class:`Move` made so far, by kind and cards: one instance per move."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Move:
     """One action.  Build with :meth:`parse`, :meth:`pair`, :meth:`king`, or take :data:`DRAW`,
     :data:`RECYCLE`, :data:`UNDO`, :data:`RESIGN`.
 
-    A value: equal moves compare and hash equal, and ``Move.parse(str(move)) == move``.  The
-    builders hand out one shared instance per move, so bots comparing moves pay little.
+    A value, and ``Move.parse(str(move)) == move``.  There is one instance per move (however it is
+    built, copied or unpickled), so equal moves are the same object and comparing or hashing a move
+    costs what it costs for an ``int``: bots and searches compare moves all the time.
     """
 
     kind: MoveKind
     cards: tuple[Card, ...] = ()
+
+    def __new__(cls, kind: MoveKind, cards: tuple[Card, ...] = ()) -> Move:
+        key = (kind, tuple(cards))
+        move = _INSTANCES.get(key)
+        if move is None:
+            move = _INSTANCES[key] = object.__new__(cls)
+        return move
+
+    def __reduce__(self) -> tuple[type[Move], tuple[MoveKind, tuple[Card, ...]]]:
+        return (Move, (self.kind, self.cards))
 
     @classmethod
     def pair(cls, first: Card, second: Card) -> Move:

@@ -12,7 +12,6 @@ replays its games move by move with the engine to show both apply the same rules
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -138,6 +137,8 @@ def random_game(
 def win_rate(deal: Deal, games: int, seed: int = 0) -> float:
     """Share of ``games`` random games won, deterministic for a given seed (R25)."""
     tables = PlayoutTables(deal)
+    import random  # here, not at the top: games (engine/game.py) use the tables on every play command
+
     rng = random.Random(seed).random
     wins = sum(random_game(tables, rng).won for _ in range(games))
     return wins / games if games else 0.0
