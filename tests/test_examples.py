@@ -8,7 +8,8 @@ import pytest
 
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.storage.layout_file import read_layout
-from pyramide_cli.engine.position import Outcome, Position
+from pyramide_cli.engine.game import Game
+from pyramide_cli.engine.position import Outcome, Position, Termination
 from pyramide_cli.storage.save import LAYOUT_KEY, load_game
 
 from cli_support import EXAMPLES, ROOT
@@ -51,7 +52,8 @@ def test_the_won_game_is_under_n_and_scores_280() -> None:
 
 
 def most_removable(code: str) -> tuple[int, int, int]:
-    """Exhaustive search: (positions, most pyramid cards removed, most cards removed) over all play."""
+    """Exhaustive search: (positions, most pyramid cards removed, most cards removed) over all play
+    by the rules' own moves (R17: draws and recycles included at dead positions, as format 1 played)."""
     deal = Deal.from_code(code)
     limited = deal.rules.recycle_limit is not None
     seen, stack, most_pyramid, most_cards = set(), [Position.start(deal)], 0, 0
@@ -63,16 +65,22 @@ def most_removable(code: str) -> tuple[int, int, int]:
         seen.add(key)
         most_pyramid = max(most_pyramid, position.pyramid_removed)
         most_cards = max(most_cards, position.cards_removed)
-        stack.extend(position.apply_unchecked(move) for move in position.legal_moves())
+        stack.extend(position.apply_unchecked(move) for move in position.legal_moves(dead_ends=False))
     return len(seen), most_pyramid, most_cards
 
 
-def test_the_stuck_deal_never_gets_past_14_cards_yet_goes_on_forever() -> None:
+def test_the_stuck_deal_never_gets_past_14_cards_and_is_dead_under_format_2() -> None:
     saved = load_game(EXAMPLES / "stuck-n.yaml")
     assert saved.game.deal.code == "PY1-N-AAAAAU4"
     assert most_removable("PY1-N-AAAAAU4") == (8718, 7, 14)  # the numbers its comment quotes
-    assert saved.game.position.cards_removed == 14 and saved.data.status is Outcome.PLAYING
-    assert saved.game.position.pass_number == 4  # it went round the stock and recycled
+    assert saved.game.position.cards_removed == 14 and saved.game.position.pass_number == 4
+    # A format-1 file: its status (playing) is checked by its own end rule, the game is reported by today's.
+    assert saved.data.format == 1 and saved.data.status is Outcome.PLAYING  # kept as format 1 (draws after death)
+    assert (saved.game.outcome, saved.game.termination) == (Outcome.LOST, Termination.DEAD)
+    assert not saved.game.legal_moves and saved.game.position.can_draw  # draws remain, but nothing can be removed
+    dead_at = next(number for number in range(len(saved.data.history) + 1)
+                   if Game.walk(saved.game.deal, saved.data.history[:number]).game.is_over)
+    assert str(saved.data.history[dead_at - 1]) == "10C+3D"  # its last removal ends the game today
 
 
 def test_the_lost_twin_under_o() -> None:

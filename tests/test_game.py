@@ -280,18 +280,37 @@ def test_legal_moves_of_a_game_are_the_positions_and_undo_is_apart():
 
 
 LOST_O_LINE = ("KH", *["draw"] * 8, "KS", *["draw"] * 8, "QC+AS", "draw", "draw", "draw", "8C+5H", "draw", "draw",
-               "10S+3H", "draw", "10H+3S", "draw", "8H+5S", "draw")
+               "10S+3H", "draw", "10H+3S", "draw")  # examples/lost-o.yaml up to its last removal, 8H+5S
 
 
 def test_no_removal_draw_or_recycle_left_ends_the_game_lost_with_r17s_message():
     from pyramide_cli.analysis.hint import hint_for
     from pyramide_cli.cli.render import Style, render_board
 
-    game = play(Deal.from_code("PY1-O-AAAAAU4"), *LOST_O_LINE)
-    assert game.outcome is Outcome.LOST and game.position.legal_moves() == []
-    assert game.refusal(DRAW) is not None and game.refusal(RECYCLE) is not None
+    game = play(Deal.from_code("PY1-O-AAAAAU4"), *LOST_O_LINE, "draw")  # draws past 8H+5S: the stock is spent
+    assert (game.outcome, game.termination) == (Outcome.LOST, Termination.NO_MOVES)
+    assert game.position.legal_moves(dead_ends=False) == []
+    assert game.refusal(DRAW) is Refusal.GAME_OVER and game.refusal(RECYCLE) is Refusal.GAME_OVER
     assert render_board(game, Style(ascii=True)).splitlines()[-1].strip() == NO_MORE_MOVES
     assert hint_for(game).text.startswith(NO_MORE_MOVES) and hint_for(game).move is None
+
+
+def test_a_dead_game_ends_although_a_draw_is_left():
+    from pyramide_cli.analysis.hint import hint_for
+    from pyramide_cli.cli.render import Style, render_board
+
+    game = play(Deal.from_code("PY1-O-AAAAAU4"), *LOST_O_LINE)
+    assert game.legal_moves == (Move.parse("8H+5S"), DRAW)
+    record = game.push("8H+5S")  # the last card that can ever go: one draw is left, and nothing to pair
+    assert (record.outcome, record.termination) == (Outcome.LOST, Termination.DEAD)
+    assert game.position.can_draw and game.position.legal_moves(dead_ends=False) == [DRAW]
+    assert not game.legal_moves and game.refusal(DRAW) is Refusal.GAME_OVER and not game.can_undo
+    assert game.play("stock").refusal is Refusal.GAME_OVER
+    message = "No card can ever be removed again"
+    assert render_board(game, Style(ascii=True)).splitlines()[-1].strip() == message
+    assert hint_for(game).text.startswith(message)
+    legacy = Game.replay(game.deal, game.history, dead_ends=False)  # format 1's end rule: it went on
+    assert legacy.outcome is Outcome.PLAYING and legacy.legal_moves == (DRAW,)
 
 
 def test_numbered_deals_start_as_dealt():

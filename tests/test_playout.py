@@ -43,20 +43,22 @@ def test_playout_actions_are_exactly_the_engine_legal_moves(number, rules_text, 
     for action in trace:
         offered = {str(engine_move(position, item)) for item in tables.actions(
             position.pyramid, position.talon, position.drawn, position.recycles)}
-        assert offered == {str(item) for item in position.legal_moves()}
+        # The rules' own moves: the random player of grading plays on at a dead position (contract 7);
+        # games (engine/game.py) list these same actions and end at a dead position themselves.
+        assert offered == {str(item) for item in position.legal_moves(dead_ends=False)}
         move = engine_move(position, action)
         if move == RECYCLE:
             assert removed_this_pass  # a pass without removal ends the game instead
             removed_this_pass = False
         elif move.removes_cards:
             removed_this_pass = True
-        position = position.apply(move)  # raises if the playout made an illegal move
+        position = position.apply(move, dead_ends=False)  # raises if the playout made an illegal move
     assert result.actions == len(trace)
     assert result.won == position.is_won
     assert result.pyramid_removed == position.pyramid_removed
     if not result.won:
         # it stopped because nothing was possible, or only a pointless recycle was left
-        remaining = position.legal_moves()
+        remaining = position.legal_moves(dead_ends=False)
         assert remaining == [] or (RECYCLE in remaining and not removed_this_pass)
 
 

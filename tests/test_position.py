@@ -19,7 +19,7 @@ from pyramide_cli.engine.layout import (
     slot_index,
 )
 from pyramide_cli.engine.moves import DRAW, RECYCLE, Move, Refusal
-from pyramide_cli.engine.position import Outcome, Place, Position
+from pyramide_cli.engine.position import Outcome, Place, Position, Termination
 from pyramide_cli.engine.rules import Rules
 
 R24_NAMES = "JD 6C 7H AS 4D QS 5H 3D 6H 8S KH KC AD KS 9C QC 2C 8D 10D 10S JS 7C 10C 3H 4H 3S KD 7S"
@@ -307,10 +307,19 @@ def test_r16_won_when_the_pyramid_is_gone_even_with_cards_in_the_stock():
 
 
 def test_r16_strict_needs_all_52_cards():
-    deal = r24_deal(Rules.parse("N+strict"))
+    deal = r24_deal(Rules.parse("N+strict+waste-pair"))  # waste-pair: two talon cards can pair
     position = Position(deal, pyramid=0, drawn=1)
     assert not position.is_won and position.outcome is Outcome.PLAYING
     assert Position(deal, pyramid=0, talon=0).outcome is Outcome.WON
+
+
+def test_strict_with_no_way_to_remove_talon_cards_is_dead():
+    deal = r24_deal(Rules.parse("N+strict"))  # the four kings are in R24's pyramid: no talon card can go
+    position = Position(deal, pyramid=0, drawn=1)
+    assert not position.is_won and position.can_draw
+    assert (position.termination, position.outcome) == (Termination.DEAD, Outcome.LOST)
+    assert position.legal_moves() == [] and position.refusal(DRAW) is Refusal.GAME_OVER
+    assert position.legal_moves(dead_ends=False) == [DRAW]  # format 1's end rule
 
 
 def test_r17_game_goes_on_while_a_card_can_be_drawn_or_recycled():

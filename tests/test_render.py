@@ -65,10 +65,13 @@ def test_a_won_and_a_lost_game_say_so() -> None:
     won = render_board(game_of(WON_N_CODE, *WON_N_LINE), Style(ascii=True))
     assert "| won" in won and "You won" in won
     lost = game_of("PY1-O-AAAAAU4", "KH", *["draw"] * 8, "KS", *["draw"] * 8, "QC+AS", "draw", "draw", "draw",
-                   "8C+5H", "draw", "draw", "10S+3H", "draw", "10H+3S", "draw", "8H+5S", "draw")
+                   "8C+5H", "draw", "draw", "10S+3H", "draw", "10H+3S", "draw", "draw")
     board = render_board(lost, Style(ascii=True))
     assert board.splitlines()[-1].strip() == "No more moves possible"
     assert "| lost" in board
+    dead = game_of("PY1-O-AAAAAU4", "KH", *["draw"] * 8, "KS", *["draw"] * 8, "QC+AS", "draw", "draw", "draw",
+                   "8C+5H", "draw", "draw", "10S+3H", "draw", "10H+3S", "draw", "8H+5S")
+    assert render_board(dead, Style(ascii=True)).splitlines()[-1].strip() == "No card can ever be removed again"
 
 
 def test_colour_paints_red_suits_and_the_selection_and_dims_blocked_cards() -> None:

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any, NamedTuple
 
+from . import kernel
 from .cards import Card, looks_like_card, parse_card
 from .deal import Deal
 from .errors import CardError, IllegalMoveError, MoveSyntaxError, UnknownWordError, quoted
@@ -504,13 +505,14 @@ class _DealMoves:
     tested equal to :meth:`Position.legal_moves`), one shared :class:`Move` per action, and how a
     move changes the bare state — so that a game's legal moves and its moves cost little."""
 
-    __slots__ = ("actions", "cards", "deal", "draw", "layout_index", "moves", "strict")
+    __slots__ = ("actions", "cards", "deal", "draw_count", "layout_index", "moves", "removal_ahead", "strict")
 
     def __init__(self, deal: Deal) -> None:
-        tables = PlayoutTables(deal)
         self.deal = deal
-        self.actions = tables.actions
-        self.draw = tables.draw
+        self.actions = PlayoutTables(deal).actions
+        self.removal_ahead = kernel.for_deal(deal).any_removal_ever
+        """The dead-game test: can any card be removed again, now or after draws and recycles alone?"""
+        self.draw_count = deal.rules.draw_count
         self.cards = deal.cards
         self.layout_index = deal.layout_index
         self.strict = deal.rules.strict
@@ -521,7 +523,7 @@ class _DealMoves:
         pyramid, talon, drawn, recycles, foundation = state
         kind = move.kind
         if kind is MoveKind.DRAW:
-            return pyramid, talon, self.draw(talon, drawn), recycles, foundation
+            return pyramid, talon, kernel.draw(talon, drawn, self.draw_count), recycles, foundation
         if kind is MoveKind.RECYCLE:
             return pyramid, talon, 0, recycles + 1, foundation
         layout_index = self.layout_index
@@ -531,10 +533,8 @@ class _DealMoves:
                 pyramid &= ~(1 << index)
             else:
                 talon &= ~(1 << (index - PYRAMID_SIZE))
-        return pyramid, talon, (talon & ((1 << drawn) - 1)).bit_length(), recycles, foundation + move.cards
+        return pyramid, talon, kernel.drawn_after_removal(talon, drawn), recycles, foundation + move.cards
 
-    def removal_ahead(self, pyramid: int, talon: int, drawn: int, recycles: int) -> bool:
-        return Position(self.deal, pyramid, talon, drawn, recycles).removal_ahead()
 
 
 def _deal_moves(deal: Deal) -> _DealMoves:

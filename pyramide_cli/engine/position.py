@@ -242,7 +242,7 @@ class Position:
         (at most one of them is legal at a time); a removal on that line is the only way the game
         can go on.
         """
-        return True  # dead positions are detected once engine/kernel.py's talon walk lands
+        return kernel.any_removal_ever(self.deal, self.pyramid, self.talon, self.drawn, self.recycles)
 
     # -- legal moves --------------------------------------------------------------------------
     @property
