@@ -172,7 +172,7 @@ def test_invariants_along_random_games(deal, choices):
 def test_history_replays_to_the_same_game(deal, choices):
     game = Game(deal)
     for choice in choices:
-        options = game.legal_moves()
+        options = game.legal_moves
         if not options:
             break
         game.apply(options[choice % len(options)])

@@ -62,7 +62,7 @@ def test_a_played_game_round_trips_through_text_with_undos_and_selection() -> No
 def test_save_then_load_then_replay_gives_the_same_game(number: int, choices: list[int], preset: str) -> None:
     game = Game(Deal.from_number(number, Rules.preset(preset)))
     for choice in choices:
-        moves = game.legal_moves()
+        moves = game.legal_moves
         if not moves:
             break
         game.apply(moves[choice % len(moves)])

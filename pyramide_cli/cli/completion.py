@@ -115,7 +115,7 @@ def _play_choices(ctx: Any, incomplete: str) -> list[tuple[str, str]]:
             choices.append((str(card), f"pairs with {selected}"))
         else:
             choices.append((str(card), "king: removed at once" if card.is_king else "free card"))
-    moves = [str(move) for move in game.legal_moves()]
+    moves = [str(move) for move in game.legal_moves]
     choices += [(move, "pair") for move in moves if "+" in move]
     if "draw" in moves or "recycle" in moves:
         choices.append(("stock", "draw" if "draw" in moves else "recycle the waste"))

@@ -111,27 +111,7 @@ class HistoryWalk(NamedTuple):
     refused: IllegalMoveError | None
 
 
-class LegalMoves(tuple):  # type: ignore[type-arg]
-    """The legal moves of one position: a tuple of :class:`Move` values, worked out once per position
-    (on first use) and kept while the game stays there.
-
-    Removals come first, then ``draw`` or ``recycle``; it is empty once the game is over.  ``undo``
-    and ``resign`` are game actions, not moves: see :attr:`Game.can_undo`.  A tuple, so ``len``,
-    ``in``, indexing and ``random.choice`` work; taken at one moment, it does not change when the
-    game moves on (ask ``game.legal_moves`` again).
-    """
-
-    __slots__ = ()
-
-    def __call__(self) -> list[Move]:
-        """A list copy: ``game.legal_moves()`` keeps working for callers of the older method."""
-        return list(self)
-
-    def __repr__(self) -> str:
-        return f"LegalMoves({', '.join(map(str, self))})"
-
-
-_NO_MOVES = LegalMoves()
+_NO_MOVES: tuple[Move, ...] = ()
 
 
 class Game:
@@ -165,7 +145,7 @@ class Game:
         self._undo_available = 0
         self._resigned = False
         self._stack: list[tuple[Any, ...]] = []
-        self._legal: LegalMoves | None = None
+        self._legal: tuple[Move, ...] | None = None
         self._termination: Any = _UNKNOWN
 
     # -- construction ---------------------------------------------------------------------------
@@ -253,7 +233,11 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.termination is not None
+        termination = self._termination
+        if termination is _UNKNOWN:
+            self._evaluate()
+            termination = self._termination
+        return termination is not None
 
     @property
     def dead_ends(self) -> bool:
@@ -276,8 +260,10 @@ class Game:
         return self.undo_depth > 0
 
     @property
-    def legal_moves(self) -> LegalMoves:
-        """The legal moves now (removals, then ``draw`` or ``recycle``); empty once the game is over."""
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The legal moves now: a tuple, removals first, then ``draw`` or ``recycle``; empty once the
+        game is over.  Worked out once per position (on first use) and kept while the game stays there;
+        ``undo`` and ``resign`` are game actions, not moves (see :attr:`can_undo`)."""
         legal = self._legal
         if legal is None:
             self._evaluate()
@@ -288,8 +274,12 @@ class Game:
         """The last action played (``IndexError`` when there is none)."""
         return self.history[-1]
 
-    def _evaluate(self) -> None:
-        """Work out the legal moves and the termination of the current state together (one pass)."""
+    def _evaluate(self, alive: bool = False) -> None:
+        """Work out the legal moves and the termination of the current state together (one pass).
+
+        ``alive``: the state was reached by the only action of a live position, a draw or recycle;
+        then it is live too (the removal ahead of that position is still ahead), and the dead-game
+        test, asked at most positions of a game, is skipped."""
         if self._resigned:
             self._legal, self._termination = _NO_MOVES, Termination.RESIGNED
             return
@@ -301,12 +291,12 @@ class Game:
         actions = table.actions(pyramid, talon, drawn, recycles)
         if not actions:
             self._legal, self._termination = _NO_MOVES, Termination.NO_MOVES
-        elif (len(actions) == 1 and actions[0][0] < 0 and self._dead_ends
+        elif (len(actions) == 1 and actions[0][0] < 0 and self._dead_ends and not alive
               and not table.removal_ahead(pyramid, talon, drawn, recycles)):
             self._legal, self._termination = _NO_MOVES, Termination.DEAD  # only a draw or recycle: nothing to gain
         else:
             moves = table.moves
-            self._legal, self._termination = LegalMoves([moves[action] for action in actions]), None
+            self._legal, self._termination = tuple([moves[action] for action in actions]), None
 
     # -- actions ------------------------------------------------------------------------------
     def refusal(self, move: Move) -> Refusal | None:
@@ -332,6 +322,7 @@ class Game:
         """Play a move, ``undo`` or ``resign`` (a :class:`Move` or its text) and say what it did.
 
         Raises :class:`IllegalMoveError` (with ``refusal``) and changes nothing when it is refused.
+        Bots push many moves: this path is written for speed (one call, bare values).
         """
         legal = self._legal
         if legal is None or move not in legal:  # the quick way in: a move of the list just read
@@ -340,12 +331,26 @@ class Game:
             refusal = self.refusal(move)
             if refusal is not None:
                 raise refusal_error(move, refusal)
+            legal = self._legal
         state = self._state
         self._stack.append((state, self._position, self.move_count, self._undo, self._undo_available,
                             self._resigned, self.selected, legal, self._termination))
         self.history.append(move)  # type: ignore[arg-type]
         kind = move.kind  # type: ignore[union-attr]
-        if kind is MoveKind.UNDO:
+        pyramid_before = state[0]
+        removed: tuple[Card, ...] = ()
+        uncovered: tuple[Card, ...] = ()
+        forced = False
+        if kind is MoveKind.DRAW or kind is MoveKind.RECYCLE:
+            pyramid, talon, drawn, recycles, foundation = state
+            if kind is MoveKind.DRAW:
+                drawn = kernel.draw(talon, drawn, self._table.draw_count)
+            else:
+                drawn, recycles = 0, recycles + 1
+            self._state = (pyramid, talon, drawn, recycles, foundation)
+            self._push_undo(state)
+            forced = len(legal) == 1  # type: ignore[arg-type]
+        elif kind is MoveKind.UNDO:
             self._state, self._undo = self._undo  # type: ignore[misc]
             self._undo_available -= 1
             self.selected = None
@@ -353,37 +358,33 @@ class Game:
             self._resigned = True
             self.selected = None
         else:
-            self._state = self._table.after(state, move)  # type: ignore[arg-type]
-            self._undo = (state, self._undo)
-            if self._undo_available < UNDO_LIMIT:
-                self._undo_available += 1
-            self.move_count += 1
+            self._state = after = self._table.after_removal(state, move)  # type: ignore[arg-type]
+            self._push_undo(state)
+            removed = move.cards  # type: ignore[union-attr]
+            if after[0] != pyramid_before:
+                was_free = free_slots(pyramid_before)
+                cards = self.deal.cards
+                uncovered = tuple([cards[slot] for slot in free_slots(after[0]) if slot not in was_free])
         self._position = None
-        self._legal, self._termination = None, _UNKNOWN
-        return self._record(move, state[0])  # type: ignore[arg-type]
+        self._evaluate(alive=forced)
+        termination = self._termination
+        if self.selected is not None and (termination is not None or not self.position.is_playable(self.selected)):
+            self.selected = None  # a selected card stays selected only while it is in play
+        pyramid = self._state[0]
+        return _new_record(ActionRecord, (
+            move, POINTS_PER_PYRAMID_CARD * (pyramid_before.bit_count() - pyramid.bit_count()), removed, uncovered,
+            POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - pyramid.bit_count()),
+            Outcome.PLAYING if termination is None else termination.outcome, termination))
+
+    def _push_undo(self, state: tuple[Any, ...]) -> None:
+        """A move (not undo, not resign): the state before it is where undo goes back to (R20)."""
+        self._undo = (state, self._undo)
+        if self._undo_available < UNDO_LIMIT:
+            self._undo_available += 1
+        self.move_count += 1
 
     apply = push
     """The older name of :meth:`push`."""
-
-    def _record(self, move: Move, pyramid_before: int) -> ActionRecord:
-        removed: tuple[Card, ...] = ()
-        uncovered: tuple[Card, ...] = ()
-        pyramid = self._state[0]
-        if move.kind is MoveKind.PAIR or move.kind is MoveKind.KING:
-            removed = move.cards
-            if pyramid != pyramid_before:
-                was_free = free_slots(pyramid_before)
-                cards = self.deal.cards
-                uncovered = tuple([cards[slot] for slot in free_slots(pyramid) if slot not in was_free])
-        self._evaluate()
-        termination = self._termination
-        selected = self.selected
-        if selected is not None and (termination is not None or not self.position.is_playable(selected)):
-            self.selected = None  # a selected card stays selected only while it is in play
-        outcome = Outcome.PLAYING if termination is None else termination.outcome
-        score = POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - pyramid.bit_count())
-        points = POINTS_PER_PYRAMID_CARD * (pyramid_before.bit_count() - pyramid.bit_count())
-        return _new_record(ActionRecord, (move, points, removed, uncovered, score, outcome, termination))
 
     def pop(self) -> Move:
         """Take the last action back as if it had never been played (``IndexError`` when there is none).
@@ -518,14 +519,9 @@ class _DealMoves:
         self.strict = deal.rules.strict
         self.moves = _ActionMoves(deal.cards)
 
-    def after(self, state: tuple[Any, ...], move: Move) -> tuple[Any, ...]:
-        """The state after a legal move (as :meth:`Position.apply_unchecked`)."""
+    def after_removal(self, state: tuple[Any, ...], move: Move) -> tuple[Any, ...]:
+        """The state after a legal removal (as :meth:`Position.apply_unchecked`)."""
         pyramid, talon, drawn, recycles, foundation = state
-        kind = move.kind
-        if kind is MoveKind.DRAW:
-            return pyramid, talon, kernel.draw(talon, drawn, self.draw_count), recycles, foundation
-        if kind is MoveKind.RECYCLE:
-            return pyramid, talon, 0, recycles + 1, foundation
         layout_index = self.layout_index
         for card in move.cards:
             index = layout_index[card]
@@ -534,7 +530,6 @@ class _DealMoves:
             else:
                 talon &= ~(1 << (index - PYRAMID_SIZE))
         return pyramid, talon, kernel.drawn_after_removal(talon, drawn), recycles, foundation + move.cards
-
 
 
 def _deal_moves(deal: Deal) -> _DealMoves:
