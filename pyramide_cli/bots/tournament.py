@@ -11,7 +11,7 @@ the reason.  Nothing is recorded in the player's statistics.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,23 +135,30 @@ class TournamentSpec:
 
 
 _WORKER: dict[str, Any] = {}
+"""The bot of this process and the tournament it plays for (each process of ``--jobs`` has its own)."""
 
 
-def _worker_start(spec: TournamentSpec) -> None:
-    _WORKER["spec"] = spec
-    _WORKER["bot"] = spec.bot.build()
+def _bot_for(spec: TournamentSpec) -> Any:
+    if _WORKER.get("spec") != spec:
+        _worker_stop()
+        _WORKER["bot"] = spec.bot.build()
+        _WORKER["spec"] = spec
+    return _WORKER["bot"]
 
 
-def _worker_game(number: int) -> GameResult | None:
-    spec: TournamentSpec = _WORKER["spec"]
+def _worker_game(task: tuple[TournamentSpec, int]) -> GameResult | None:
+    """One game, in whatever process plays it (the bot is built once per process)."""
+    spec, number = task
     deal = Deal.from_number(number, spec.rules)
     if spec.level is not None and not _of_level(deal, spec.level):
         return None
-    return play_game(_WORKER["bot"], deal, game_seed(spec.seed, number), spec.max_actions)
+    return play_game(_bot_for(spec), deal, game_seed(spec.seed, number), spec.max_actions)
 
 
 def _worker_stop() -> None:
+    """Close this process's bot (an engine's process with it)."""
     bot = _WORKER.pop("bot", None)
+    _WORKER.pop("spec", None)
     if bot is not None:
         bot.close()
 
@@ -164,40 +171,24 @@ def _of_level(deal: Deal, level: str) -> bool:
 
 def run_tournament(spec: TournamentSpec, jobs: int = 1,
                    progress: Callable[[GameResult], None] | None = None) -> list[GameResult]:
-    """Every game of the tournament, in deal order (the same list for any ``jobs``)."""
-    results: list[GameResult] = []
+    """Every game of the tournament, in deal order (the same list for any ``jobs``).
 
-    def collect(outcomes: Iterable[GameResult | None]) -> None:
-        for outcome in outcomes:
+    The games go through the package's one worker pool (:func:`~pyramide_cli.analysis.pool.ordered_map`);
+    each worker builds its own bot.  When the pool ends, a worker's engine sees its input close
+    and exits (engines that hang were already killed at their time limit).
+    """
+    from ..analysis.pool import ordered_map
+
+    results: list[GameResult] = []
+    try:
+        for outcome in ordered_map(_worker_game, [(spec, number) for number in spec.numbers], jobs):
             if outcome is not None:
                 results.append(outcome)
                 if progress is not None:
                     progress(outcome)
-
-    if jobs <= 1 or len(spec.numbers) <= 1:
-        _worker_start(spec)
-        try:
-            collect(_worker_game(number) for number in spec.numbers)
-        finally:
-            _worker_stop()
-        return results
-    import multiprocessing
-
-    context = multiprocessing.get_context("spawn")
-    chunk = max(1, min(16, len(spec.numbers) // (4 * jobs)))
-    with context.Pool(jobs, initializer=_pool_start, initargs=(spec,)) as pool:
-        collect(pool.imap(_worker_game, spec.numbers, chunksize=chunk))
-        pool.close()
-        pool.join()  # the processes end normally: each closes its bot (and an engine's process)
+    finally:
+        _worker_stop()
     return results
-
-
-def _pool_start(spec: TournamentSpec) -> None:
-    """A pool process builds its own bot, and closes it when the process ends."""
-    from multiprocessing import util
-
-    _worker_start(spec)
-    util.Finalize(None, _worker_stop, exitpriority=10)
 
 
 # -- the figures ---------------------------------------------------------------------------------
