@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_support import WON_N_CODE, WON_N_LINE, invoke, make_save
+from cli_support import EXAMPLES, WON_N_CODE, WON_N_LINE, invoke, make_save
 
 CODE = "PY1-N-AAAAAAS"
 
@@ -87,3 +87,14 @@ def test_bad_and_missing_files(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("pyramide-save: 2", "pyramide-save: 9"))
     outcome = invoke("replay", str(path))
     assert outcome.status == 4 and "newer pyramide" in outcome.stderr
+
+
+def test_a_format_1_save_stuck_at_a_dead_position_replays_to_lost_dead() -> None:
+    path = str(EXAMPLES / "stuck-n.yaml")
+    outcome = invoke("replay", path, "--expect", "dead")
+    assert outcome.status == 0, outcome
+    assert "score 70, moves 69, lost (dead): agrees with the file" in outcome.stdout
+    assert "its status playing agrees with that format's end rule" in outcome.stdout
+    document = invoke("replay", path, "--json").json()
+    assert (document["status"], document["termination"], document["format"]) == ("lost", "dead", 1)
+    assert document["state"]["legal_moves"] == [] and document["state"]["termination"] == "dead"

@@ -104,9 +104,9 @@ def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, A
         f"replay {shown(path)}: {counted(len(data.history), '{count} action', '{count} actions')}, score {game.score}, "
         f"moves {game.move_count}, {ending}: {verdict}"
     ]
-    if data.format == 1:
-        lines.append("  save format 1: replayed by its own end rule (draws and recycles stay legal at a dead "
-                     "position), reported by today's")
+    if data.format == 1 and data.status is not game.outcome and result.first is None:
+        lines.append(f"  save format 1: its status {data.status.value} agrees with that format's end rule (draws "
+                     f"and recycles stayed legal at a dead position); by today's the game is {ending}")
     lines += [f"  {divergence.message}" for divergence in result.divergences]
     for check in checks:
         result = "ok" if check["ok"] else f"FAILED, got {check['actual']}"
