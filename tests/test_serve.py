@@ -186,6 +186,9 @@ def test_save_is_atomic_keeps_what_it_should_and_never_overwrites_by_accident(tm
 
 def test_a_level_deal_and_the_daily_deal() -> None:
     server = greeted()
+    level = ask(server, op="new", level="easy", seed=3, rules="T")
+    assert level["state"]["level"] == "easy" and level["state"]["rules"] == "T"
+    assert ask(server, op="new", level="easy", seed=3, rules="T")["state"]["deal"] == level["state"]["deal"]
     daily = ask(server, op="new", daily=True, date="2026-03-14")
     assert daily["state"]["daily"] == "2026-03-14" and daily["state"]["level"] == "medium"
     again = ask(server, op="new", daily=True, date="2026-03-14")

@@ -129,6 +129,15 @@ def test_built_in_bot_names() -> None:
         built_in_bot("perfect")
 
 
+def test_level_keeps_only_the_deals_of_that_level() -> None:
+    from pyramide_cli.analysis.grade import Level, default_prover, is_level_deal
+
+    results = run_tournament(TournamentSpec(BotSpec("greedy"), Rules.preset("T"), range(4, 6), level="hard"))
+    hard = [number for number in range(4, 6)
+            if is_level_deal(Deal.from_number(number, Rules.preset("T")), Level.HARD, default_prover())]
+    assert [result.number for result in results] == hard and hard
+
+
 # -- the engine transcript of docs/protocol.md -------------------------------------------------------------
 PROTOCOL_DOC = ROOT / "docs" / "protocol.md"
 START, END = "<!-- engine transcript: start -->", "<!-- engine transcript: end -->"
