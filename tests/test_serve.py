@@ -186,13 +186,17 @@ def test_save_is_atomic_keeps_what_it_should_and_never_overwrites_by_accident(tm
 
 def test_a_level_deal_and_the_daily_deal() -> None:
     server = greeted()
+    import datetime
+
+    from pyramide_cli.analysis.grade import Level, daily_deal, find_level_deal, seed_start
+    from pyramide_cli.engine.rules import Rules
+
     level = ask(server, op="new", level="easy", seed=3, rules="T")
     assert level["state"]["level"] == "easy" and level["state"]["rules"] == "T"
-    assert ask(server, op="new", level="easy", seed=3, rules="T")["state"]["deal"] == level["state"]["deal"]
+    assert level["state"]["deal"] == find_level_deal(Level.EASY, Rules.preset("T"), seed_start(3)).deal.code
     daily = ask(server, op="new", daily=True, date="2026-03-14")
     assert daily["state"]["daily"] == "2026-03-14" and daily["state"]["level"] == "medium"
-    again = ask(server, op="new", daily=True, date="2026-03-14")
-    assert again["state"]["deal"] == daily["state"]["deal"]
+    assert daily["state"]["deal"] == daily_deal(datetime.date(2026, 3, 14)).deal.code
 
 
 def test_serve_as_a_process_answers_each_line_at_once_and_survives_garbage() -> None:
