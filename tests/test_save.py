@@ -285,3 +285,18 @@ def test_a_format_1_file_may_not_carry_format_2_keys() -> None:
     text = format_1_text(save_text(CODE)).replace("history:", "hints: 2\nhistory:")
     with pytest.raises(SaveFileError, match="a format-1 save has no 'hints' key"):
         parse_save(text)
+
+
+def test_a_game_that_drew_on_after_its_end_is_only_ever_written_as_format_1(tmp_path) -> None:
+    from pyramide_cli.api import read_game, write_game
+
+    from cli_support import EXAMPLES
+
+    game = read_game(EXAMPLES / "stuck-n.yaml")  # format 1, drew on after its game was dead
+    assert game.played_by_format_1 and game.is_over
+    write_game(tmp_path / "copy.yaml", game)
+    again = load_game(tmp_path / "copy.yaml")
+    assert again.data.format == 1 and again.game.history == game.history and again.game.is_over
+    fresh = Game(Deal.from_code(CODE))
+    fresh.push("KC")
+    assert not fresh.played_by_format_1 and SaveData.from_game(fresh, None).format == 2

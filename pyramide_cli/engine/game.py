@@ -122,7 +122,7 @@ class Game:
     """
 
     __slots__ = (
-        "deal", "assist", "start", "history", "move_count", "selected", "_dead_ends", "_table", "_state",
+        "deal", "assist", "start", "history", "move_count", "selected", "_dead_ends", "_format_1", "_table", "_state",
         "_position", "_undo", "_undo_available", "_resigned", "_stack", "_legal", "_termination",
     )
 
@@ -135,6 +135,7 @@ class Game:
         self.move_count = 0
         self.selected: Card | None = None
         self._dead_ends = dead_ends
+        self._format_1 = not dead_ends
         self._table = _deal_moves(deal)
         self._state = _state_of(self.start)
         """The position as bare values: (pyramid, talon, drawn, recycles, foundation), as in :class:`Position`."""
@@ -243,6 +244,12 @@ class Game:
     def dead_ends(self) -> bool:
         """True (the rule of save format 2): a dead position ends the game."""
         return self._dead_ends
+
+    @property
+    def played_by_format_1(self) -> bool:
+        """True when (part of) the history was played by save format 1's end rule: it may then draw
+        on after a dead position, and only format 1 can record it."""
+        return self._format_1
 
     def use_dead_end_rule(self) -> None:
         """Switch a game replayed by the end rule of save format 1 to today's rule (dead ends the game)."""

@@ -275,6 +275,8 @@ class SaveData:
             raise ValueError("only a game played from the start of its deal can be saved (its history is the record)")
         previous = base or cls(deal="", history=(), score=0, moves=0, status=Outcome.PLAYING,
                                assist=game.assist, level=level, daily=daily)
+        if previous.format >= 2 and game.played_by_format_1 and Game.walk(game.deal, game.history).refused:
+            previous = replace(previous, format=1)  # its history draws on after a dead position: format 1 only
         if previous.format == 1:
             status, termination = format_1_status(game), None
         else:
