@@ -113,7 +113,8 @@ def measure_serve() -> None:
     server = resource.getrusage(resource.RUSAGE_CHILDREN)
     server_cpu = server.ru_utime + server.ru_stime
     print(f"serve round trips: {moves / wall:,.0f} moves/s wall ({moves} moves of {SERVE_GAMES} random games under T; "
-          f"client CPU {1e6 * cpu / moves:.0f} us/move, server CPU {1e6 * server_cpu / moves:.0f} us/move)")
+          f"client CPU {1e6 * cpu / moves:.0f} us/move, server CPU {1e6 * server_cpu / moves:.0f} us/move, "
+          "its start-up included)")
 
 
 def measure_tournament() -> None:
