@@ -25,15 +25,16 @@ LOST_O_LINE = ("KH draw draw draw draw draw draw draw draw KS draw draw draw dra
 
 
 def lose_a_one_pass_game(folder: Path, db: Path) -> None:
-    path = make_save(folder, STUCK_O, name="lost.yaml")
-    outcome = invoke("play", str(path), "--db", str(db), "--quiet", input="\n".join(LOST_O_LINE) + "\n")
+    path = make_save(folder, STUCK_O, *LOST_O_LINE[:-1], name="lost.yaml")
+    outcome = invoke("play", str(path), "--db", str(db), "--quiet", input=LOST_O_LINE[-1] + "\n")  # a session
     assert outcome.status == 0, outcome
 
 
 def test_play_counts_a_won_game_and_stats_shows_it(tmp_path: Path) -> None:
     db = tmp_path / "stats.sqlite3"
     finish_a_won_game(tmp_path, db)
-    finish_a_won_game(tmp_path, db, "--no-record")  # left out on request
+    unrecorded = make_save(tmp_path, "PY1-N-AAAAAAS", "KC", name="resigned.yaml")
+    assert invoke("play", str(unrecorded), "resign", "--db", str(db), "--no-record", "-q").status == 0  # left out
     lose_a_one_pass_game(tmp_path, db)
     games = StatsDB(db).games()
     assert [(game.result, game.deal) for game in games] == [("won", WON_N_CODE), ("lost", STUCK_O)]
