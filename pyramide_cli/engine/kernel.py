@@ -14,7 +14,6 @@ the hot paths beyond the lists it returns.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -123,40 +122,6 @@ class TalonRules:
     def can_recycle(self, talon: int, drawn: int, recycles: int) -> bool:
         return can_recycle(talon, drawn, recycles, self.limit)
 
-    def walk(self, talon: int, drawn: int, recycles: int, drop: int = 0,
-             limit: int | None = RULES_LIMIT) -> Iterator[tuple[int, int, int, int]]:
-        """The deterministic walk of draws and recycles: ``(actions, talon, drawn, recycles)`` for the
-        pointer now and every one the walk reaches, until nothing new can come.
-
-        Between two removals a player can only draw or recycle, and both are forced, so this is
-        every talon situation reachable without a removal.  It ends at the end of the last allowed
-        pass, or earlier once it repeats: after a recycle, when it is back at the pointer it started
-        from with the same talon (the rest was seen), and in any case at the second recycle (the
-        talon no longer changes, so each later pass repeats the one after the first recycle).
-        ``drop``: talon bits that vanish at a recycle (the solver's talon kings, docs/solver.md K2);
-        ``limit``: a recycle limit lower than the rules' (a search restricted to fewer passes).
-        """
-        draw_count = self.draw_count
-        if limit == RULES_LIMIT:
-            limit = self.limit
-        current, position, passes, actions = talon, drawn, recycles, 0
-        while True:
-            yield actions, current, position, passes
-            stock = current >> position
-            if stock:
-                position = draw(current, position, draw_count)
-            elif current and (limit is None or passes < limit):
-                passes += 1
-                position = 0
-                current &= ~drop
-            else:
-                return
-            actions += 1
-            if passes > recycles and (passes > recycles + 1 or current == talon and (
-                    position >= drawn if draw_count == 1 else position == drawn)):
-                return
-
-
     def plain_passes(self, talon: int, drawn: int, recycles: int, drop: int = 0,
                      limit: int | None = RULES_LIMIT) -> list[tuple[int, int, int, int]]:
         """The walk under draw-1 without talon pairs (:attr:`plain`), pass by pass: each talon card
@@ -167,7 +132,7 @@ class TalonRules:
         back; the others were in play in this pass already, sooner).  Card ``c`` of ``cards`` comes
         into play after ``before + (cards & ((2 << c) - 1)).bit_count()`` draws and recycles;
         ``talon`` is the talon during that pass (``drop``: bits that vanish at a recycle), and
-        ``recycles`` the recycles used (0 when unlimited); ``limit`` as for :meth:`walk`.
+        ``recycles`` the recycles used (0 when unlimited); ``limit`` as for :meth:`TalonCards.events`.
         """
         if limit == RULES_LIMIT:
             limit = self.limit
@@ -257,23 +222,36 @@ class TalonCards:
                         out.append((0, (1 << top) | (1 << up)))
 
     # -- along the walk -----------------------------------------------------------------------------------
-    def events(self, talon: int, drawn: int, recycles: int, drop: int = 0,
-               limit: int | None = RULES_LIMIT) -> list[Event]:
-        """Every talon card and talon pair in play along the walk (:meth:`TalonRules.walk`), each at
-        its first occurrence, in the order of :meth:`steps_at` at each pointer.
+    def events(self, talon: int, drawn: int, recycles: int, drop: int = 0, limit: int | None = RULES_LIMIT,
+               wanted: int = -1) -> list[Event]:
+        """The walk of draws and recycles between two removals, and what comes into play along it:
+        every talon card and talon pair in play, each at its first occurrence, in the order of
+        :meth:`steps_at` at each pointer.
 
-        A removal is taken at its first occurrence: a later one leaves the same cards and the same
-        pointer with at least as many actions and recycles spent (docs/solver.md, W1).  ``drop`` and
-        ``limit`` as for :meth:`TalonRules.walk`.
+        Between two removals a player can only draw or recycle, and both are forced, so the walk is
+        every talon situation reachable without a removal.  It ends at the end of the last allowed
+        pass, or earlier once it repeats: after a recycle, when it is back at the pointer it
+        started from with the same talon (the rest was seen), and in any case at the second
+        recycle (the talon no longer changes, so each later pass repeats the one after the first
+        recycle).  A removal is taken at its first occurrence: a later one leaves the same cards
+        and the same pointer with at least as many actions and recycles spent (docs/solver.md, W1).
+
+        ``drop``: talon bits that vanish at a recycle (the solver's talon kings, docs/solver.md
+        K2); ``limit``: a recycle limit lower than the rules' (a search restricted to fewer
+        passes); ``wanted``: the talon cards whose single events the caller wants (kings
+        included; the others are left out, their first occurrence still counts as seen).
         """
         values = self.talon_values
         rules = self.talon_rules
-        waste_pair, up_rule = rules.waste_pair, rules.stock_top
+        waste_pair, up_rule, draw_count = rules.waste_pair, rules.stock_top, rules.draw_count
         unlimited = rules.limit is None
-        seen_cards = 0
+        if limit == RULES_LIMIT:
+            limit = rules.limit
+        seen = ~wanted
         seen_pairs: set[int] = set()
         out: list[Event] = []
-        for actions, current, position, passes in rules.walk(talon, drawn, recycles, drop, limit):
+        current, position, passes, actions = talon, drawn, recycles, 0
+        while True:
             waste = current & ((1 << position) - 1)
             top = waste.bit_length() - 1
             after_passes = 0 if unlimited else passes
@@ -281,39 +259,52 @@ class TalonCards:
             if top >= 0:
                 top_value = values[top]
                 bit = 1 << top
-                if not seen_cards & bit:
-                    seen_cards |= bit
-                    after = current & ~bit
+                if not seen & bit:
+                    seen |= bit
+                    after = current ^ bit
                     out.append((actions, bit, 0 if top_value == KING else top_value, after,
-                                (after & ((1 << position) - 1)).bit_length(), after_passes))
+                                (after & (bit - 1)).bit_length(), after_passes))
                 if waste_pair and top_value != KING:
-                    under = (waste & ~bit).bit_length() - 1
+                    under = (waste ^ bit).bit_length() - 1
                     if under >= 0 and values[under] + top_value == 13:
                         pair = bit | 1 << under
                         if pair not in seen_pairs:
                             seen_pairs.add(pair)
-                            after = current & ~pair
-                            out.append((actions, pair, 0, after, (after & ((1 << position) - 1)).bit_length(),
-                                        after_passes))
-            if up_rule:
-                stock = current >> position
-                if stock:
-                    up = position + (stock & -stock).bit_length() - 1
-                    up_value = values[up]
-                    bit = 1 << up
-                    if not seen_cards & bit:
-                        seen_cards |= bit
-                        after = current & ~bit
-                        out.append((actions, bit, 0 if up_value == KING else up_value, after,
-                                    (after & ((1 << position) - 1)).bit_length(), after_passes))
-                    if top_value and top_value + up_value == 13:
-                        pair = 1 << top | bit
-                        if pair not in seen_pairs:
-                            seen_pairs.add(pair)
-                            after = current & ~pair
-                            out.append((actions, pair, 0, after, (after & ((1 << position) - 1)).bit_length(),
-                                        after_passes))
-        return out
+                            after = current ^ pair
+                            out.append((actions, pair, 0, after, (after & (bit - 1)).bit_length(), after_passes))
+            stock = current >> position
+            if up_rule and stock:
+                up = position + (stock & -stock).bit_length() - 1
+                up_value = values[up]
+                bit = 1 << up
+                if not seen & bit:
+                    seen |= bit
+                    after = current ^ bit
+                    out.append((actions, bit, 0 if up_value == KING else up_value, after,
+                                (after & ((1 << position) - 1)).bit_length(), after_passes))
+                if top_value and top_value + up_value == 13:
+                    pair = 1 << top | bit
+                    if pair not in seen_pairs:
+                        seen_pairs.add(pair)
+                        after = current ^ pair
+                        out.append((actions, pair, 0, after, (after & ((1 << top) - 1)).bit_length(),
+                                    after_passes))
+            # the walk: a draw, else a recycle, else the end
+            if stock:
+                if draw_count == 1:
+                    position += (stock & -stock).bit_length()
+                else:
+                    position = draw(current, position, draw_count)
+            elif current and (limit is None or passes < limit):
+                passes += 1
+                position = 0
+                current &= ~drop
+            else:
+                return out
+            actions += 1
+            if passes > recycles and (passes > recycles + 1 or current == talon and (
+                    position >= drawn if draw_count == 1 else position == drawn)):
+                return out
 
     # -- the dead-game test ----------------------------------------------------------------------------
     def any_removal_ever(self, pyramid: int, talon: int, drawn: int, recycles: int) -> bool:
@@ -353,16 +344,7 @@ class TalonCards:
                 return bool(talon & wanted)
             top = waste_top(talon, drawn)
             return bool((talon >> drawn << drawn | (1 << top if top >= 0 else 0)) & wanted)
-        talon_values = self.talon_values
-        for _, current, position, _ in rules.walk(talon, drawn, recycles):
-            top, under, up = rules.in_play(current, position)
-            if top >= 0 and wanted >> top & 1 or up >= 0 and wanted >> up & 1:
-                return True
-            if under >= 0 and talon_values[top] + talon_values[under] == 13:
-                return True
-            if up >= 0 and top >= 0 and talon_values[top] + talon_values[up] == 13:
-                return True
-        return False
+        return bool(self.events(talon, drawn, recycles, wanted=wanted))  # a wanted card, or a talon pair
 
 
 @lru_cache(maxsize=256)

@@ -241,7 +241,8 @@ def _edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: i
     for mask in shape.pairs:
         yield 0, (mask, 0), talon, drawn, recycles
     by_need = shape.by_need
-    for walked, bits, value, after, after_drawn, passes in tables.talon_cards.events(talon, drawn, recycles):
+    walk = tables.talon_cards.events(talon, drawn, recycles, wanted=shape.wanted_talon | tables.talon_kings)
+    for walked, bits, value, after, after_drawn, passes in walk:
         if not value:
             yield walked, (0, bits), after, after_drawn, passes
         else:

@@ -154,15 +154,14 @@ class TalonSearch:
         out = [((mask, 0), pyramid & ~mask, talon, drawn, recycles, counts) for mask in shape.pairs]
         by_need = shape.by_need
         units = tables.talon_units
-        walk = self.talon_cards.events(talon, drawn, recycles, self.drop, self.limit)
+        walk = self.talon_cards.events(talon, drawn, recycles, self.drop, self.limit,
+                                       shape.wanted_talon | tables.talon_kings)
         for _, bits, value, after, after_drawn, passes in walk:
-            if value:
-                slots = by_need.get(value)
-                if slots:
-                    after_counts = counts - units[bits.bit_length() - 1]
-                    for bit in slots:
-                        out.append(((bit, bits), pyramid & ~bit, after, after_drawn, passes, after_counts))
-            else:
+            if value:  # a wanted card: every free pyramid card needing its value
+                after_counts = counts - units[bits.bit_length() - 1]
+                for bit in by_need[value]:
+                    out.append(((bit, bits), pyramid & ~bit, after, after_drawn, passes, after_counts))
+            else:  # a king, or two talon cards
                 spent = 0
                 rest = bits
                 while rest:
@@ -297,31 +296,54 @@ class TalonSearch:
             self.path = list(path)
             self._explore(pyramid, talon, drawn, recycles, counts)
 
-    def _could_improve(self, pyramid: int, talon: int, counts: int) -> bool:
+    def _could_improve(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> bool:
+        """B1: whether this node's upper bounds beat the best found.  In the last pass under L1 the
+        waste below its highest card nothing can remove is out of reach for good: those cards stay."""
+        tables = self.tables
+        reach = talon
+        if self.last_pass_cut and recycles == self.limit:
+            waste_cut = (talon & tables.shape(pyramid).dead_talon & ((1 << drawn) - 1)).bit_length()
+            if waste_cut:
+                reach = talon >> waste_cut << waste_cut
+                counts = tables.counts(reach)
         gains = self.relaxation.gains_bound(pyramid, counts)
         bound_pyramid = 28 - pyramid.bit_count() + gains[0]
-        talon_kings = (talon & self.tables.talon_kings).bit_count()
-        bound_all = 52 - pyramid.bit_count() - talon.bit_count() + gains[1] + talon_kings
+        bound_all = (52 - pyramid.bit_count() - talon.bit_count() + gains[1]
+                     + (reach & tables.talon_kings).bit_count())
         return (bound_pyramid > self.max_pyramid or bound_all > self.max_all
                 or (bound_pyramid == self.best[0] and bound_all > self.best[1]))
 
     def _explore(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, root: bool = True) -> None:
         path = self.path
         base = len(path)
-        pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)
-        self.note(pyramid, talon, recycles)
-        key, time = self.key_and_time(pyramid, talon, drawn, recycles)
+        tables = self.tables
+        if tables.shape(pyramid).kings or (self.silent_kings and talon & tables.talon_kings):
+            pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)
+        if self.draw_count == 1:
+            key = pyramid | talon << KEY_SHIFT
+            time = 0 if self.limit is None else recycles << PASS_SHIFT | drawn
+        else:
+            key, time = self.key_and_time(pyramid, talon, drawn, recycles)
         if not root:
-            failed = self.memo.get(key)
+            memo = self.memo
+            failed = memo.get(key)
             if failed is not None and time >= failed:
                 del path[base:]
-                return
-            self.memo[key] = time
-        if self._could_improve(pyramid, talon, counts):
-            self.budget.tick()
-            for step, *child in self.children(pyramid, talon, drawn, recycles, counts):
+                return  # searched at this time or an earlier one: its counts were noted then
+            memo[key] = time
+        left = pyramid.bit_count()
+        if (28 - left >= self.best[0]
+                or 52 - left - talon.bit_count() + (talon & tables.talon_kings).bit_count() > self.max_all):
+            self.note(pyramid, talon, recycles)
+        if self._could_improve(pyramid, talon, drawn, recycles, counts):
+            budget = self.budget
+            budget.states += 1
+            if budget.states >= budget.next_check:
+                budget.check()
+            explore = self._explore
+            for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children(
+                    pyramid, talon, drawn, recycles, counts):
                 path.append(step)
-                self._explore(*child, root=False)
+                explore(child_pyramid, child_talon, child_drawn, child_recycles, child_counts, False)
                 path.pop()
         del path[base:]
-
