@@ -23,8 +23,10 @@ class Heuristic:
         self.tables = tables
         self.relaxation = relaxation
         self.strict = rules.strict
-        self.walk_bound = rules.plain_talon
-        self.use_relaxed = not rules.talon_pairs
+        self.walk_bound = rules.draw_count == 1
+        self.plain = rules.plain_talon
+        self.stock_top = rules.stock_top
+        self.use_relaxed = True  # talon pairs never help clear the pyramid: the multiset game bounds them too
         self.draw_count = rules.draw_count
         self.limit = rules.recycle_limit
         self._value_talon = tuple(tables.value_talon(value) for value in range(14))
@@ -94,16 +96,33 @@ class Heuristic:
                 removals = relaxed
         if not self.walk_bound:
             return removals
-        reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)
+        if self.plain:
+            reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)
+        else:  # a talon pair can take waste cards away too: any waste card may come back (no dig)
+            reachable = talon & ((1 << drawn) - 1)
         if recycles < self.final_pass:
             floor = self._passes_floor(bounds, removals, talon, drawn, recycles, reachable)
-        if self.use_relaxed:
+        if not self.stock_top:
             # every talon card used is drawn, unless it comes back from the waste in this pass
             floor = max(floor, self._least_cost(pyramid, counts, 1, bounds) - reachable.bit_count())
         if not bounds.needed:
             return max(removals, floor)
         walked = self._walk(bounds, reachable, talon, drawn, recycles)
-        return None if walked is None else max(removals + walked, floor)
+        if walked is None:
+            return None
+        if self.stock_top:
+            return max(removals, self._stock_top_walk(bounds, walked))
+        return max(removals + walked, floor)
+
+    @staticmethod
+    def _stock_top_walk(bounds: PyramidBounds, walked: int) -> int:
+        """W4 (``stock-top``, draw-1): the card meeting the last need is in play once it is the stock's
+        top, one draw before it would reach the waste: ``walked - 1`` cards (and recycles) must first
+        leave the stock, each by an action of its own — a draw, or its own removal as the stock top,
+        which takes at most one pyramid card.  The pyramid cards left then go at most two to a
+        removal, and each king alone."""
+        ahead = max(0, walked - 1)
+        return ahead + (bounds.non_kings - min(ahead, bounds.non_kings) + 1) // 2 + bounds.kings
 
     def _passes_floor(self, bounds: PyramidBounds, removals: int, talon: int, drawn: int, recycles: int,
                       reachable: int) -> int:
@@ -188,7 +207,7 @@ class Heuristic:
             counts[value] += count
         removals = counts[13] + sum(max(counts[v], counts[13 - v]) for v in range(1, 7))
         stock = (talon >> drawn).bit_count()
-        draws = -(-stock // self.draw_count) if self.walk_bound or self.draw_count == 3 else 0
+        draws = 0 if self.stock_top else -(-stock // self.draw_count)  # stock-top: the stock can go from its top
         return removals + draws
 
 
