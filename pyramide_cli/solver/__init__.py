@@ -174,7 +174,7 @@ def _multiset_best_line(position: Position, tables: DealTables, relaxation: Rela
 
 
 def _solve_talon(position: Position, tables: DealTables, relaxation: Relaxation, budget: Budget) -> SolveResult:
-    search = TalonSearch(tables, relaxation, budget, last_pass_cut=position.rules.plain_talon)
+    search = TalonSearch(tables, relaxation, budget, last_pass_cut=not position.rules.talon_pairs)
     recycles = 0 if position.rules.recycle_limit is None else position.recycles
     counts = tables.counts(position.talon)
     if search.find_win(position.pyramid, position.talon, position.drawn, recycles, counts):
