@@ -19,21 +19,9 @@ from pyramide_cli.engine.layout import BASE_MASK, PYRAMID_SIZE, free_slots
 from pyramide_cli.engine.moves import MoveKind
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
+from rules_strategies import any_rules
 
-PRESETS = ["N", "T", "E", "O"]
-
-
-@st.composite
-def rules_strategy(draw) -> Rules:
-    """Any preset with any combination of variants and any small recycle limit."""
-    preset = draw(st.sampled_from(PRESETS))
-    parts = [preset]
-    if draw(st.booleans()) if preset != "N" else draw(st.integers(0, 3)) == 0:  # N: mostly unlimited
-        parts.append(f"recycles={draw(st.integers(0, 3))}")
-    for variant in ("strict", "waste-pair", "cover-pair", "stock-top", "draw-3"):
-        if draw(st.booleans()):
-            parts.append(variant)
-    return Rules.parse("+".join(parts))
+rules_strategy = any_rules
 
 
 def random_position(rules: Rules, seed: int) -> Position:

@@ -21,6 +21,7 @@ from pyramide_cli.solver import (
     DEFAULT_LIMITS, DEFAULT_MAX_STATES, Limit, SolveLimits, SolveResult, Verdict, solve, uses_multiset_search,
 )
 from reference_search import reference_search, small_position
+from rules_strategies import any_rules
 from sweeps import PARTWAY_SETS, partway, replays_to_win, sweep_partway, sweep_whole_deals
 
 RULE_SETS = [
@@ -65,16 +66,27 @@ def test_agrees_with_plain_exhaustive_search_on_small_positions(rules_text: str)
         assert 0 < wins < 30  # both verdicts are exercised
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    rules_text=st.sampled_from(RULE_SETS),
+    rules=any_rules(),
     deal_number=st.integers(0, 10_000),
     seed=st.integers(0, 2**32),
     slots=st.integers(1, 3),
     talon_size=st.integers(0, 10),
 )
-def test_property_agrees_with_plain_exhaustive_search(rules_text, deal_number, seed, slots, talon_size) -> None:
-    check_against_reference(small_position(deal_number, Rules.parse(rules_text), seed, slots, talon_size))
+def test_property_agrees_with_plain_exhaustive_search(rules, deal_number, seed, slots, talon_size) -> None:
+    """Every rule set (any preset, any combination of variants, any small recycle limit): the verdict,
+    the maxima and the --optimal length agree with the plain search on small positions."""
+    check_against_reference(small_position(deal_number, rules, seed, slots, talon_size))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=any_rules(), deal_number=st.integers(0, 10_000), seed=st.integers(0, 2**32),
+       talon_size=st.integers(10, 14))
+def test_property_agrees_with_plain_exhaustive_search_on_larger_positions(rules, deal_number, seed,
+                                                                           talon_size) -> None:
+    """Larger talons, where the walk, the pass rules and the bounds of the maxima have more to do."""
+    check_against_reference(small_position(deal_number, rules, seed, 3, talon_size))
 
 
 # -- whole deals: every line wins on the engine ----------------------------------------------------------
