@@ -247,6 +247,8 @@ class TalonCards:
         unlimited = rules.limit is None
         if limit == RULES_LIMIT:
             limit = rules.limit
+        if draw_count == 1:
+            return self._events_draw_one(talon, drawn, recycles, drop, limit, wanted)
         seen = ~wanted
         seen_pairs: set[int] = set()
         out: list[Event] = []
@@ -304,6 +306,71 @@ class TalonCards:
             actions += 1
             if passes > recycles and (passes > recycles + 1 or current == talon and (
                     position >= drawn if draw_count == 1 else position == drawn)):
+                return out
+
+    def _events_draw_one(self, talon: int, drawn: int, recycles: int, drop: int, limit: int | None,
+                         wanted: int) -> list[Event]:
+        """:meth:`events` under draw-1, where the walk moves one talon card at a time: the talon as a
+        list of indices, the waste top at ``cards[j - 1]``, the card under it at ``cards[j - 2]`` and
+        the stock's top at ``cards[j]`` (the same events, about twice as fast)."""
+        values = self.talon_values
+        rules = self.talon_rules
+        waste_pair, up_rule = rules.waste_pair, rules.stock_top
+        unlimited = rules.limit is None
+        seen = ~wanted
+        seen_pairs: set[int] = set()
+        out: list[Event] = []
+        append = out.append
+        cards = []
+        rest = talon
+        while rest:
+            low = rest & -rest
+            cards.append(low.bit_length() - 1)
+            rest ^= low
+        start = (talon & ((1 << drawn) - 1)).bit_count()  # cards on the waste: the top is cards[start - 1]
+        current, j, passes, actions = talon, start, recycles, 0
+        while True:
+            after_passes = 0 if unlimited else passes
+            top = cards[j - 1] if j else -1
+            under = cards[j - 2] if j > 1 else -1
+            top_value = 0
+            if top >= 0:
+                top_value = values[top]
+                bit = 1 << top
+                if not seen & bit:
+                    seen |= bit
+                    append((actions, bit, 0 if top_value == KING else top_value, current ^ bit, under + 1,
+                            after_passes))
+                if waste_pair and under >= 0 and top_value != KING and values[under] + top_value == 13:
+                    pair = bit | 1 << under
+                    if pair not in seen_pairs:
+                        seen_pairs.add(pair)
+                        append((actions, pair, 0, current ^ pair, cards[j - 3] + 1 if j > 2 else 0, after_passes))
+            if j < len(cards):
+                if up_rule:
+                    up = cards[j]
+                    up_value = values[up]
+                    up_bit = 1 << up
+                    if not seen & up_bit:
+                        seen |= up_bit
+                        append((actions, up_bit, 0 if up_value == KING else up_value, current ^ up_bit, top + 1,
+                                after_passes))
+                    if top_value and top_value + up_value == 13:
+                        pair = 1 << top | up_bit
+                        if pair not in seen_pairs:
+                            seen_pairs.add(pair)
+                            append((actions, pair, 0, current ^ pair, under + 1, after_passes))
+                j += 1  # a draw
+            elif current and (limit is None or passes < limit):  # a recycle
+                passes += 1
+                j = 0
+                if current & drop:
+                    current &= ~drop
+                    cards = [card for card in cards if not drop >> card & 1]
+            else:
+                return out
+            actions += 1
+            if passes > recycles and (passes > recycles + 1 or current == talon and j >= start):
                 return out
 
     # -- the dead-game test ----------------------------------------------------------------------------
