@@ -12,3 +12,8 @@ import tempfile
 _HOME = tempfile.mkdtemp(prefix="pyramide-tests-home-")
 os.environ["PYRAMIDE_HOME"] = _HOME
 atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
+
+# English messages whatever the locale of the person running the suite (a French LANG would
+# translate every line the tests read); tests of other languages ask for them with --lang or env=.
+os.environ["LANGUAGE"] = "en"
+os.environ.pop("PYRAMIDE_BIDI", None)

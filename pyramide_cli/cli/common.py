@@ -28,6 +28,7 @@ from ..engine.errors import (
 )
 from ..storage.files import FileAccessError, FileContentError
 from ..storage.save import SaveFileError
+from ..engine.text import message_of, text
 from ..i18n import for_display, tr, uses_french_letters
 from .render import Extras, Style, card_name, style_for
 from ..versions import JSON_SCHEMA_VERSION
@@ -165,13 +166,6 @@ def reporting(json_output: bool) -> Iterator[None]:
         raise typer.Exit(int(ExitStatus.OK)) from None
 
 
-def message_of(error: BaseException) -> str:
-    """The error's message, keeping it translatable: the :class:`~pyramide_cli.engine.text.Text` it was
-    raised with (``str(error)`` would give only its English)."""
-    first = error.args[0] if error.args else None
-    return first if isinstance(first, str) and str(first) == str(error) else str(error)
-
-
 def usage_error(message: str) -> CommandError:
     return CommandError(message, ExitStatus.USAGE)
 
@@ -187,15 +181,6 @@ def extras_of(data: Any) -> Extras:
     if data is None:
         return Extras()
     return Extras(time_played=data.time_played, level=data.level, daily=data.daily)
-
-
-def counted(count: int, one: str, many: str) -> str:
-    """``one`` or ``many`` filled in with ``count`` ("1 position", "2 positions").
-
-    The shape of gettext's ``ngettext`` (two whole templates and the number), so a catalog can
-    take it over for languages with other plural rules.
-    """
-    return (one if count == 1 else many).format(count=count)
 
 
 def stats_db(db: str | None) -> Path:
@@ -215,4 +200,4 @@ def print_steps(result: PlayResult, style: Style) -> None:
     from ..storage.session import describe  # only playing needs it: the other commands never load it
 
     for step in result.steps:
-        echo(f"{step.text}: {describe(step, lambda card: card_name(card, style))}")
+        echo(text("{input}: {step}", input=step.text, step=describe(step, lambda card: card_name(card, style))))

@@ -20,22 +20,20 @@ ASCII style writes ``10C`` instead of ``10♣`` and ``.`` for a removed card.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection, Sequence
 from typing import IO, NamedTuple
 
 from ..engine.cards import Card
 from ..engine.game import Game
-from ..engine.level import Level
-from ..engine.position import Outcome, Position
+from ..engine.level import LEVEL_LABELS, LEVEL_WORDS
+from ..engine.position import Outcome, Position, Termination
 from ..engine.state import Extras, game_state, playable_cards, playable_waste
 from ..engine.text import text
-from ..i18n import tr
+from ..i18n import left_to_right, tr
 
-LEVEL_WORDS = {Level.EASY: text("easy"), Level.MEDIUM: text("medium"), Level.HARD: text("hard"),
-               Level.EXPERT: text("expert")}
-"""The levels as a player reads them (the values stay English in files and JSON)."""
 
-__all__ = ["Extras", "LEVEL_WORDS", "Style", "game_state", "playable_cards", "playable_waste", "render_board",
-           "style_for"]
+__all__ = ["Extras", "LEVEL_LABELS", "LEVEL_WORDS", "OUTCOME_WORDS", "Style", "TERMINATION_WORDS", "game_state",
+           "playable_cards", "playable_waste", "render_board", "style_for", "table"]
 
 CELL = 6
 """Width of one card in the pyramid; rows are indented by half of it."""
@@ -179,6 +177,11 @@ def outcome_text(game: Game) -> str:
 
 
 _OUTCOME_WORDS = {Outcome.PLAYING: text("playing"), Outcome.WON: text("won"), Outcome.LOST: text("lost")}
+OUTCOME_WORDS = _OUTCOME_WORDS
+"""The outcomes as a player reads them (the values stay English in files, JSON and options)."""
+TERMINATION_WORDS = {Termination.CLEARED: text("cleared"), Termination.NO_MOVES: text("no moves"),
+                     Termination.DEAD: text("dead"), Termination.RESIGNED: text("resigned")}
+"""How a game ended, as a player reads it (``lost (dead)``); the values stay English in files and JSON."""
 
 
 def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
@@ -200,6 +203,24 @@ def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
         parts.append(tr(text("selected {card}", card=card_name(game.selected, style))))
     parts.append(outcome_text(game))
     return (" | " if style.ascii else " · ").join(parts)
+
+
+def table(headers: str, rows: Sequence[Sequence[str]], widths: Sequence[int], right: Collection[int] = ()) -> list[str]:
+    """A table's lines in the reader's language: ``headers`` is one message naming the columns,
+    separated by ``|`` (a translator sees them together; a translation with another number of columns
+    is ignored); each column as wide as ``widths`` says, or as its header or a cell needs; the
+    columns in ``right`` aligned right; every line kept left to right, also in Hebrew."""
+    names = tr(headers).split("|")
+    if len(names) != len(widths):
+        names = str(headers).split("|")
+    sizes = [max(width, len(name), *(len(row[index]) for row in rows)) for index, (width, name)
+             in enumerate(zip(widths, names, strict=True))]
+
+    def line(cells: Sequence[str]) -> str:
+        return left_to_right(" ".join(cell.rjust(size) if index in right else cell.ljust(size)
+                                      for index, (cell, size) in enumerate(zip(cells, sizes, strict=True))))
+
+    return [line(names), *(line(row) for row in rows)]
 
 
 def render_board(game: Game, style: Style = Style(), extras: Extras = Extras(), reveal: bool = False) -> str:

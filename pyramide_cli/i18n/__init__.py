@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ..engine.text import Text
+from ..engine.text import Joined, Text
 
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "français", "he": "עברית", "sv": "svenska"}
 DEFAULT_LANGUAGE = "en"
@@ -110,6 +110,8 @@ def tr(value: Any, language: str | None = None) -> str:
         return str(value)
     if language == DEFAULT_LANGUAGE:
         return str(value)
+    if isinstance(value, Joined):
+        return value.params["separator"].join(tr(part, language) for part in value.params["parts"])
     translations = translations_for(language)
     params = {key: tr(item, language) if isinstance(item, Text) else item for key, item in value.params.items()}
     if value.plural is not None:
@@ -138,6 +140,15 @@ _MARKED = _MarkedFormatter()
 
 def _formatter(language: str) -> string.Formatter:
     return _MARKED if language in RIGHT_TO_LEFT else _PLAIN
+
+
+def left_to_right(line: str, language: str | None = None) -> str:
+    """``line`` marked to stay left to right as a whole (a table row, the board's talon and status
+    lines) when the language is written right to left: a LEFT-TO-RIGHT MARK first, which a terminal
+    with bidi support and :func:`for_display` take as the line's direction."""
+    from .bidi import LRM
+
+    return LRM + line if is_right_to_left(language) and not line.startswith(LRM) else line
 
 
 def uses_french_letters(language: str | None = None) -> bool:
