@@ -91,7 +91,7 @@ def shown(text: object, limit: int = NAME_LIMIT) -> str:
     """User text (a file name, a code, a tap) ready for an output line: control characters, escape
     sequences and undecodable bytes written as escapes (``\\x1b``), and at most ``limit`` characters
     (the start and the end are kept).  Use it wherever a line prints something the user typed or a
-    file held: ``echo(f"saved to {shown(path)}")``."""
+    file held: ``echo(text("saved to {name}", name=shown(path)))``."""
     return _bounded(escaped(str(text)), limit)
 
 
