@@ -15,6 +15,7 @@ characters long.  :func:`shown` is the one helper for printing such text in an o
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -96,8 +97,15 @@ def shown(text: object, limit: int = NAME_LIMIT) -> str:
 
 
 def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
-    """An error message as one escaped line of at most about ``limit`` characters."""
-    return _bounded(escaped(message), limit)
+    """An error message as one escaped line of at most about ``limit`` characters.
+
+    The directional marks a Hebrew message carries around card names and numbers (LEFT-TO-RIGHT
+    and RIGHT-TO-LEFT MARK, :mod:`pyramide_cli.i18n.bidi`) stay: they come from the translation,
+    never from user text (quoted values arrive escaped), and they act on nothing but direction."""
+    if "\u200e" not in message and "\u200f" not in message:
+        return _bounded(escaped(message), limit)
+    parts = re.split("([\u200e\u200f])", message)
+    return _bounded("".join(part if part in ("\u200e", "\u200f") else escaped(part) for part in parts), limit)
 
 
 def _bounded(text: str, limit: int) -> str:

@@ -224,14 +224,16 @@ def table(headers: str, rows: Sequence[Sequence[str]], widths: Sequence[int], ri
 
 
 def render_board(game: Game, style: Style = Style(), extras: Extras = Extras(), reveal: bool = False) -> str:
-    """The whole board as text (no trailing newline)."""
+    """The whole board as text (no trailing newline).  In Hebrew the talon and status lines are kept
+    left to right (:func:`~pyramide_cli.i18n.left_to_right`), so the board has the shape of seed 003's
+    screen in every language: stock and waste on the left, the foundation on the right."""
     lines = pyramid_lines(game, style)
-    lines += ["", talon_line(game, style)]
+    lines += ["", left_to_right(talon_line(game, style))]
     if reveal:
         stock = game.position.stock
-        lines.append(" " + tr(text("stock, top first: {cards}", cards=" ".join(card_text(card, style) for card in stock)
-                                    or tr(text("(empty)")))))
-    lines.append(" " + status_line(game, style, extras))
+        lines.append(left_to_right(" " + tr(text("stock, top first: {cards}", cards=" ".join(
+            card_text(card, style) for card in stock) or tr(text("(empty)"))))))
+    lines.append(left_to_right(" " + status_line(game, style, extras)))
     termination = game.termination
     if termination is not None:
         lines.append(" " + _paint(tr(termination.message), style, _BOLD))

@@ -160,12 +160,16 @@ def is_right_to_left(language: str | None = None) -> bool:
     return (language or _current) in RIGHT_TO_LEFT
 
 
-def for_display(line: str, language: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """Message lines ready for the terminal: reordered for display only when ``PYRAMIDE_BIDI=visual``
-    and the language is written right to left; otherwise unchanged (the terminal does bidi)."""
-    environ = os.environ if environ is None else environ
-    if environ.get("PYRAMIDE_BIDI", "").strip().lower() != "visual" or not is_right_to_left(language):
-        return line
-    from .bidi import visual_order
+def for_display(text: str, language: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """Lines ready for the terminal.  In a right-to-left language each line holding Hebrew gets its
+    direction (a RIGHT-TO-LEFT MARK, unless a mark already says it: :func:`left_to_right` lines keep
+    theirs), for the terminal to show; with ``PYRAMIDE_BIDI=visual`` the lines are reordered here
+    instead, for terminals without bidi support (:mod:`.bidi`).  Other languages: unchanged."""
+    if not is_right_to_left(language):
+        return text
+    from .bidi import paragraph, visual_order
 
-    return "\n".join(visual_order(part) for part in line.split("\n"))
+    environ = os.environ if environ is None else environ
+    visual = environ.get("PYRAMIDE_BIDI", "").strip().lower() == "visual"
+    lines = [paragraph(line) for line in text.split("\n")]
+    return "\n".join(visual_order(line) if visual else line for line in lines)
