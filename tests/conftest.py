@@ -9,6 +9,22 @@ import os
 import shutil
 import tempfile
 
+import pytest
+
+from pyramide_cli.i18n import set_language
+
 _HOME = tempfile.mkdtemp(prefix="pyramide-tests-home-")
 os.environ["PYRAMIDE_HOME"] = _HOME
 atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
+
+# English messages whatever the locale of the person running the suite (a French LANG would
+# translate every line the tests read); tests of other languages ask for them with --lang or env=.
+os.environ["LANGUAGE"] = "en"
+os.environ.pop("PYRAMIDE_BIDI", None)
+
+
+@pytest.fixture(autouse=True)
+def _english_between_tests() -> None:
+    """A test that ran the CLI with ``--lang he`` leaves no Hebrew behind for the next one (the
+    language is process-wide state, set by each command)."""
+    set_language("en")

@@ -119,9 +119,10 @@ def test_visual_order_reverses_hebrew_and_keeps_card_names() -> None:
 
 def test_visual_reordering_is_opt_in() -> None:
     line = "הקלף 7C"
-    assert for_display(line, "he", {}) == line
+    assert for_display(line, "he", {}) == "\u200f" + line  # the terminal reorders; the mark gives the direction
     assert for_display(line, "he", {"PYRAMIDE_BIDI": "visual"}) == "7C ףלקה"
     assert for_display(line, "fr", {"PYRAMIDE_BIDI": "visual"}) == line
+    assert for_display("  7C   10C", "he", {}) == "  7C   10C"  # no Hebrew: a board row stays as it is
 
 
 def test_templates_must_be_literal(tmp_path: Path) -> None:

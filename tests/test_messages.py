@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from cli_support import invoke, make_save
 
-from pyramide_cli.cli.common import counted
 from pyramide_cli.cli.interactive import run_session
 from pyramide_cli.cli.render import Style
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.errors import MoveSyntaxError, UnknownWordError
 from pyramide_cli.engine.game import Game, parse_input
+from pyramide_cli.engine.text import plural
 from pyramide_cli.storage.session import play_words, refusal_line
 
 CODE = "PY1-N-AAAAAAS"  # row 7: 5D KC 2S JH 3D 10H AS; QC above 3D and 10H
@@ -82,10 +82,10 @@ def test_at_the_prompt_an_unknown_word_points_to_help(tmp_path: Path, monkeypatc
     assert "pyramide: unknown word 'clear': type help to see" in capsys.readouterr().err
 
 
-def test_counted_chooses_the_whole_phrase() -> None:
-    assert counted(1, "{count:,} position", "{count:,} positions") == "1 position"
-    assert counted(0, "{count:,} position", "{count:,} positions") == "0 positions"
-    assert counted(12345, "{count:,} position", "{count:,} positions") == "12,345 positions"
+def test_plural_chooses_the_whole_phrase() -> None:
+    assert plural("{count:,} position", "{count:,} positions", 1) == "1 position"
+    assert plural("{count:,} position", "{count:,} positions", 0) == "0 positions"
+    assert plural("{count:,} position", "{count:,} positions", 12345) == "12,345 positions"
 
 
 def test_replay_says_1_action(tmp_path: Path) -> None:

@@ -166,7 +166,7 @@ def test_merging_conflicting_stores_is_refused_whole(tmp_path: Path) -> None:
     first = make_store(tmp_path / "a.db", [0, 1])
     second = make_store(tmp_path / "b.db", [1, 2], d1="unwinnable")
     with SurveyStore.open(first, writable=True) as target, SurveyStore.open(second) as source:
-        with pytest.raises(StoreConflictError, match="1 deal.* the first is deal 1 .winnable.*unwinnable"):
+        with pytest.raises(StoreConflictError, match="1 deal has .* deal 1 .winnable.*unwinnable"):
             target.merge(source)
         assert [item.number for item in target.rows()] == [0, 1]
     other_rules = make_store(tmp_path / "n.db", [5], StoreIdentity(SOLVER_VERSION, "N", 5_000_000, False))

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..engine.deal import Deal
 from ..engine.rules import PRESETS, Rules
+from ..engine.text import text
 from ..solver import Verdict
 from ..storage.files import atomic_write
 from .grade import LEVELS, GradingRun, Level, LevelThresholds, Prover, default_prover
@@ -230,31 +231,31 @@ def replace_section(document: str, section: str) -> str:
     return document.rstrip("\n") + "\n\n" + section + "\n"
 
 
-def parse_range(text: str) -> tuple[int, int]:
+def parse_range(written: str) -> tuple[int, int]:
     """``A-B`` with ``A <= B`` → ``(A, B)``; a ``ValueError`` saying what is wrong otherwise."""
-    match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
+    match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", written)
     if not match or int(match.group(1)) > int(match.group(2)):
-        raise ValueError(f"bad deal range {text!r}: expected A-B with A <= B, e.g. 0-1999")
+        raise ValueError(text("bad deal range {range!r}: expected A-B with A <= B, e.g. 0-1999", range=written))
     return int(match.group(1)), int(match.group(2))
 
 
-def parse_games(text: str) -> dict[str, int]:
+def parse_games(written: str) -> dict[str, int]:
     """``N=500,T=1000`` → ``{"N": 500, "T": 1000}`` (at least 4 games); a ``ValueError`` otherwise."""
     games = {}
-    for part in text.split(","):
+    for part in written.split(","):
         match = re.fullmatch(r"\s*([NTEOnteo])\s*=\s*(\d+)\s*", part)
         if not match or int(match.group(2)) < 4:
-            raise ValueError(f"bad games {part!r}: expected PRESET=GAMES such as T=1000 (at least 4)")
+            raise ValueError(text("bad games {part!r}: expected PRESET=GAMES such as T=1000 (at least 4)", part=part))
         games[match.group(1).upper()] = int(match.group(2))
     return games
 
 
-def parse_presets(text: str) -> list[str]:
+def parse_presets(written: str) -> list[str]:
     """``N,t`` → ``["N", "T"]``; a ``ValueError`` naming the unknown ones otherwise."""
-    presets = [preset.strip().upper() for preset in text.split(",") if preset.strip()]
+    presets = [preset.strip().upper() for preset in written.split(",") if preset.strip()]
     unknown = [preset for preset in presets if preset not in PRESETS]
     if unknown or not presets:
-        raise ValueError(f"unknown presets {unknown}: choose among N, T, E, O")
+        raise ValueError(text("unknown presets {presets}: choose among N, T, E, O", presets=str(unknown)))
     return presets
 
 

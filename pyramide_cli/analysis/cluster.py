@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from ..engine.errors import PyramideError
 from ..engine.rules import Rules
+from ..engine.text import plural, text
 from ..solver import SolveLimits
 from ..solver.version import SOLVER_VERSION
 from ..versions import PACKAGE_VERSION
@@ -75,16 +76,16 @@ class ClusterSpec:
     local_workers: int | None = None
 
     @classmethod
-    def parse(cls, text: str) -> ClusterSpec:
+    def parse(cls, spec: str) -> ClusterSpec:
         """``local:N`` (a ``LocalCluster`` of N worker processes) or a scheduler address."""
-        stripped = text.strip()
+        stripped = spec.strip()
         if stripped.lower().startswith("local:"):
             count = stripped[len("local:"):]
             if not count.isdigit() or int(count) < 1:
-                raise ValueError(f"--cluster {text!r}: write local:N with N at least 1, e.g. local:2")
+                raise ValueError(text("--cluster {value!r}: write local:N with N at least 1, e.g. local:2", value=spec))
             return cls(local_workers=int(count))
         if not stripped:
-            raise ValueError("--cluster '': give a scheduler address such as tcp://10.0.0.5:8786, or local:N")
+            raise ValueError(text("--cluster '': give a scheduler address such as tcp://10.0.0.5:8786, or local:N"))
         return cls(address=stripped)
 
     def __str__(self) -> str:
@@ -127,7 +128,8 @@ def import_distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise ClusterUnavailableError(f"--cluster needs Dask, which is not installed: {INSTALL_HINT}") from None
+        raise ClusterUnavailableError(text("--cluster needs Dask, which is not installed: {how}",
+                                           how=INSTALL_HINT)) from None
     return distributed
 
 
@@ -149,14 +151,15 @@ def connect(spec: ClusterSpec) -> Iterator[Any]:
     try:
         client = distributed.Client(spec.address, timeout=CONNECT_SECONDS)
     except (OSError, TimeoutError, ValueError) as error:
-        raise ClusterError(f"cannot reach the Dask scheduler at {spec.address!r}: {error}") from None
+        raise ClusterError(text("cannot reach the Dask scheduler at {address!r}: {reason}", address=spec.address,
+                                reason=str(error))) from None
     with client:
         try:
             client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
         except TimeoutError:
-            raise ClusterError(f"no worker joined the Dask scheduler at {spec.address!r} within "
-                               f"{WORKER_WAIT_SECONDS} s: start some with `dask worker {spec.address} "
-                               f"--nthreads 1`") from None
+            raise ClusterError(text("no worker joined the Dask scheduler at {address!r} within {seconds} s: start "
+                                    "some with `dask worker {address} --nthreads 1`", address=spec.address,
+                                    seconds=WORKER_WAIT_SECONDS)) from None
         yield client
 
 
@@ -251,23 +254,32 @@ def cluster_outcomes(client: Any, rules: Rules, numbers: Iterable[int], total: i
 
 
 def _chunk_result(distributed: Any, future: Any, chunk: list[int]) -> ChunkResult:
-    span = f"deals {chunk[0]}-{chunk[-1]}" if len(chunk) > 1 else f"deal {chunk[0]}"
+    span = (text("deals {first}-{last}", first=chunk[0], last=chunk[-1]) if len(chunk) > 1
+            else text("deal {number}", number=chunk[0]))
     try:
         result = future.result()
     except CancelledError as error:  # the scheduler dropped the chunk: it went away, or dropped this client
         reason = getattr(error, "reason", None) or "cancelled"
-        raise ClusterError(f"lost the Dask scheduler while {span} were out ({_one_line(reason)}); everything solved "
-                           f"before is kept: run again with --resume once the cluster is back") from None
+        raise ClusterError(plural(
+            "lost the Dask scheduler while {span} was out ({reason}); everything solved before is kept: run again "
+            "with --resume once the cluster is back",
+            "lost the Dask scheduler while {span} were out ({reason}); everything solved before is kept: run again "
+            "with --resume once the cluster is back", len(chunk), span=span, reason=_one_line(reason))) from None
     except distributed.KilledWorker:
-        raise ClusterError(f"{span} took down a worker each time they were tried (Dask's allowed-failures); "
-                           f"everything solved before is kept") from None
+        raise ClusterError(plural(
+            "{span} took down a worker each time it was tried (Dask's allowed-failures); everything solved before "
+            "is kept",
+            "{span} took down a worker each time they were tried (Dask's allowed-failures); everything solved before "
+            "is kept", len(chunk), span=span)) from None
     except Exception as error:  # noqa: BLE001 - any worker-side failure, e.g. pyramide not installed there
-        raise ClusterError(f"a worker failed on {span}: {type(error).__name__}: {_one_line(str(error))} "
-                           f"(is the same pyramide installed on every worker?)") from None
+        raise ClusterError(text("a worker failed on {span}: {kind}: {reason} (is the same pyramide installed on every "
+                                "worker?)", span=span, kind=type(error).__name__,
+                                reason=_one_line(str(error)))) from None
     if result.solver_version != SOLVER_VERSION:
-        raise ClusterError(f"a worker runs pyramide {result.pyramide_version} (solver version "
-                           f"{result.solver_version}), this client pyramide {PACKAGE_VERSION} (solver version "
-                           f"{SOLVER_VERSION}): install the same pyramide on every worker")
+        raise ClusterError(text(
+            "a worker runs pyramide {version} (solver version {solver}), this client pyramide {own_version} (solver "
+            "version {own_solver}): install the same pyramide on every worker", version=result.pyramide_version,
+            solver=result.solver_version, own_version=PACKAGE_VERSION, own_solver=SOLVER_VERSION))
     return result
 
 

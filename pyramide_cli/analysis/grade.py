@@ -42,7 +42,8 @@ from dataclasses import dataclass
 
 from ..engine.deal import MAX_DEAL_NUMBER, Deal, splitmix64
 from ..engine.errors import PyramideError
-from ..engine.level import LEVELS, Level
+from ..engine.level import LEVEL_WORDS, LEVELS, Level
+from ..engine.text import text
 from .level_table import LEVEL_TABLE
 from ..engine.playout import PlayoutTables, random_game
 from ..engine.rules import Rules
@@ -77,24 +78,24 @@ Prover = Callable[[Deal], Verdict]
 """Decides whether a deal can be won (the solver within fixed limits)."""
 
 
-def parse_level(text: str) -> Level:
+def parse_level(name: str) -> Level:
     """``easy`` / ``Medium`` / ``HARD`` … → :class:`Level`; anything else is a :class:`GradeError`."""
-    key = text.strip().lower() if isinstance(text, str) else text
+    key = name.strip().lower() if isinstance(name, str) else name
     for level in LEVELS:
         if level.value == key:
             return level
-    raise GradeError(f"unknown level {text!r}: choose easy, medium, hard or expert")
+    raise GradeError(text("unknown level {level!r}: choose easy, medium, hard or expert", level=name))
 
 
-def parse_date(text: str) -> datetime.date:
+def parse_date(written: str) -> datetime.date:
     """A calendar date written ``YYYY-MM-DD`` (ISO 8601); anything else is a :class:`GradeError`."""
-    stripped = text.strip() if isinstance(text, str) else ""
+    stripped = written.strip() if isinstance(written, str) else ""
     if len(stripped) == 10 and stripped[4] == "-" and stripped[7] == "-":
         try:
             return datetime.date.fromisoformat(stripped)
         except ValueError as error:
-            raise GradeError(f"bad date {text!r}: {error}") from None
-    raise GradeError(f"bad date {text!r}: expected YYYY-MM-DD, e.g. 2026-03-14")
+            raise GradeError(text("bad date {date!r}: {reason}", date=written, reason=str(error))) from None
+    raise GradeError(text("bad date {date!r}: expected YYYY-MM-DD, e.g. 2026-03-14", date=written))
 
 
 # -- thresholds --------------------------------------------------------------------------------
@@ -282,7 +283,8 @@ def find_level_deal(
         deal = Deal.from_number((start + offset) % DEAL_COUNT, rules)
         if is_level_deal(deal, level, prove, thresholds):
             return LevelDeal(deal, level, start, offset + 1, date)
-    raise LevelSearchError(f"no {level} deal under rules {rules.name} among the {max_scan} deals from number {start}")
+    raise LevelSearchError(text("no {level} deal under rules {rules} among the {count} deals from number {start}",
+                                level=LEVEL_WORDS[level], rules=rules.name, count=max_scan, start=start))
 
 
 def random_start() -> int:
@@ -295,7 +297,7 @@ def random_start() -> int:
 def seed_start(seed: int) -> int:
     """Where ``deal --level L --seed S`` starts scanning."""
     if not 0 <= seed < 2**64:
-        raise GradeError(f"seed {seed} out of range 0-{2**64 - 1}")
+        raise GradeError(text("seed {seed} out of range 0-{most}", seed=seed, most=2**64 - 1))
     return next(iter(splitmix64(SEED_SALT ^ seed))) % DEAL_COUNT
 
 

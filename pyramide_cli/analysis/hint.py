@@ -17,6 +17,7 @@ from ..engine.game import Game
 from ..engine.layout import free_slots
 from ..engine.moves import Move, MoveKind
 from ..engine.position import Position, Termination
+from ..engine.text import text
 from ..solver import SolveLimits, Verdict, solve
 
 HINT_LIMITS = SolveLimits(max_states=300_000, timeout=None)
@@ -67,20 +68,30 @@ def taps_for(position: Position, move: Move) -> tuple[str, ...]:
     return tuple(str(card) for card in move.cards)
 
 
-def describe(position: Position, move: Move) -> str:
-    """``tap 10C then 3S`` / ``tap KD`` / ``tap the stock to draw`` … (a player's words)."""
+def describe(position: Position, move: Move, first: bool = False) -> str:
+    """``tap 10C then 3S`` / ``tap KD`` / ``tap the stock to draw`` … (a player's words); ``first``:
+    the same words starting a sentence (``Tap 10C then 3S``), a message of its own for translators."""
     if move.kind is MoveKind.DRAW:
-        return "tap the stock to draw a card"
+        return text("Tap the stock to draw a card") if first else text("tap the stock to draw a card")
     if move.kind is MoveKind.RECYCLE:
-        return "tap the empty stock to turn the waste over (recycle)"
-    named = []
+        if first:
+            return text("Tap the empty stock to turn the waste over (recycle)")
+        return text("tap the empty stock to turn the waste over (recycle)")
+    named: list[str] = []
     for card in move.cards:
-        where = "" if position.slot_of(card) is not None else (
-            " (the waste card)" if card == position.waste_top else " (the stock card)")
-        named.append(f"{card}{where}")
+        if position.slot_of(card) is not None:
+            named.append(str(card))
+        elif card == position.waste_top:
+            named.append(text("{card} (the waste card)", card=str(card)))
+        else:
+            named.append(text("{card} (the stock card)", card=str(card)))
     if move.kind is MoveKind.KING:
-        return f"tap {named[0]} to remove the king"
-    return f"tap {named[0]} then {named[1]}"
+        if first:
+            return text("Tap {card} to remove the king", card=named[0])
+        return text("tap {card} to remove the king", card=named[0])
+    if first:
+        return text("Tap {first} then {second}", first=named[0], second=named[1])
+    return text("tap {first} then {second}", first=named[0], second=named[1])
 
 
 def hint_for(game: Game | Position, limits: SolveLimits = HINT_LIMITS) -> Hint:
@@ -90,29 +101,31 @@ def hint_for(game: Game | Position, limits: SolveLimits = HINT_LIMITS) -> Hint:
     position = game.position
     termination = game.termination
     if termination is Termination.CLEARED:
-        return Hint(HintKind.NONE, None, (), "The game is won: nothing left to do.", Verdict.WINNABLE)
+        return Hint(HintKind.NONE, None, (), text("The game is won: nothing left to do."), Verdict.WINNABLE)
     if termination is not None:
-        reason = "You resigned" if termination is Termination.RESIGNED else termination.message
-        return Hint(HintKind.NONE, None, (), f"{reason}: start a new game.",
+        reason = text("You resigned") if termination is Termination.RESIGNED else termination.message
+        return Hint(HintKind.NONE, None, (), text("{reason}: start a new game.", reason=reason),
                     Verdict.UNWINNABLE, 28 - position.pyramid.bit_count())
     result = solve(position, limits=limits)
     if result.verdict is Verdict.WINNABLE:
         move = result.solution[0]
         return Hint(HintKind.WINNING, move, taps_for(position, move),
-                    f"{_capital(describe(position, move))} — this position can still be won.", Verdict.WINNABLE)
+                    text("{action} — this position can still be won.", action=describe(position, move, first=True)),
+                    Verdict.WINNABLE)
     if result.verdict is Verdict.UNWINNABLE:
         most = result.max_pyramid_removed
-        lead = f"This position can no longer be won: at most {most} of the 28 pyramid cards can come off"
         if not result.best_line:
-            return Hint(HintKind.NONE, None, (), f"{lead}, and no action removes another card: start a new game.",
-                        Verdict.UNWINNABLE, most)
+            return Hint(HintKind.NONE, None, (), text(
+                "This position can no longer be won: at most {most} of the 28 pyramid cards can come off, and no "
+                "action removes another card: start a new game.", most=most), Verdict.UNWINNABLE, most)
         move = result.best_line[0]
-        return Hint(HintKind.BEST_LOSING, move, taps_for(position, move),
-                    f"{lead}. To get there, {describe(position, move)}.", Verdict.UNWINNABLE, most)
+        return Hint(HintKind.BEST_LOSING, move, taps_for(position, move), text(
+            "This position can no longer be won: at most {most} of the 28 pyramid cards can come off. "
+            "To get there, {action}.", most=most, action=describe(position, move)), Verdict.UNWINNABLE, most)
     move = heuristic_move(position)
     return Hint(HintKind.HEURISTIC, move, taps_for(position, move),
-                f"The solver reached its search limit, so this is only a rule of thumb: {describe(position, move)}.",
-                Verdict.UNKNOWN)
+                text("The solver reached its search limit, so this is only a rule of thumb: {action}.",
+                     action=describe(position, move)), Verdict.UNKNOWN)
 
 
 def heuristic_move(position: Position) -> Move:
@@ -136,6 +149,3 @@ def heuristic_move(position: Position) -> Move:
         return max(pairs, key=score)
     return legal[-1]
 
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.rules import Rules
+from ..engine.text import text
 from ..solver.version import SOLVER_VERSION
 from ..storage.survey_store import StoredDeal, StoreIdentity, SurveyStore
 from .survey import DealOutcome, parse_deal_range
@@ -45,7 +46,7 @@ def begin(path: Path | str, resume: bool, rules_text: str | None, deals_text: st
             if deals_text is None:
                 deals_text = store.info("deals") or ""
                 if not deals_text:
-                    raise ValueError(f"{str(path)!r} records no deal range: give --deals A-B")
+                    raise ValueError(text("{name!r} records no deal range: give --deals A-B", name=str(path)))
             numbers = parse_deal_range(deals_text)
             if store.info("deals") != deals_text:
                 store.set_info("deals", deals_text)
@@ -54,7 +55,7 @@ def begin(path: Path | str, resume: bool, rules_text: str | None, deals_text: st
             raise
     else:
         if deals_text is None:
-            raise ValueError("--deals A-B is needed to start a survey (or --resume to continue one)")
+            raise ValueError(text("--deals A-B is needed to start a survey (or --resume to continue one)"))
         rules = Rules.parse(rules_text or "N")
         numbers = parse_deal_range(deals_text)
         identity = StoreIdentity(SOLVER_VERSION, rules.name,

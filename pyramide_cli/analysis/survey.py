@@ -14,6 +14,7 @@ from typing import Any
 
 from ..engine.deal import Deal
 from ..engine.rules import Rules
+from ..engine.text import text
 from ..solver import DEFAULT_LIMITS, SolveLimits, Verdict, solve
 from .pool import ordered_map
 
@@ -131,11 +132,11 @@ def iter_outcomes(rules: Rules, numbers: Iterable[int], jobs: int = 1, limits: S
     return ordered_map(solve_number, tasks, jobs, size=size)
 
 
-def parse_deal_range(text: str) -> range:
+def parse_deal_range(written: str) -> range:
     """``A-B`` (both included) or a single number ``A``; raises ``ValueError`` saying what is wrong."""
     from ..engine.deal import MAX_DEAL_NUMBER
 
-    parts = text.strip().split("-")
+    parts = written.strip().split("-")
     try:
         if len(parts) == 1:
             first = last = int(parts[0])
@@ -144,7 +145,8 @@ def parse_deal_range(text: str) -> range:
         else:
             raise ValueError
     except ValueError:
-        raise ValueError(f"bad deal range {text!r}: write A-B, e.g. 0-999") from None
+        raise ValueError(text("bad deal range {range!r}: write A-B, e.g. 0-999", range=written)) from None
     if not 0 <= first <= last <= MAX_DEAL_NUMBER:
-        raise ValueError(f"bad deal range {text!r}: need 0 <= A <= B <= {MAX_DEAL_NUMBER}")
+        raise ValueError(text("bad deal range {range!r}: need 0 <= A <= B <= {most}", range=written,
+                              most=MAX_DEAL_NUMBER))
     return range(first, last + 1)

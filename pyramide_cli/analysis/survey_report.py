@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine.text import joined, text
 from ..storage.survey_store import SurveyStore
 from .survey import wilson_interval
 
@@ -66,26 +67,40 @@ class StoreReport:
         }
 
     def render(self) -> str:
-        span = f" ({self.first}-{self.last})" if self.deals else ""
-        optimal = ", fewest actions" if self.optimal else ""
-        lines = [(f"{self.file}: rules {self.rules}, {self.deals:,} deals{span}, solver version {self.solver_version}, "
-                  f"at most {self.max_states:,} positions a deal{optimal}")]
+        """The report as a person reads it (a message of its lines, translated by the command line)."""
+        values = {"file": self.file, "rules": self.rules, "deals": self.deals, "first": self.first, "last": self.last,
+                  "version": self.solver_version, "states": self.max_states}
+        if self.deals and self.optimal:
+            head = text("{file}: rules {rules}, {deals:,} deals ({first}-{last}), solver version {version}, at most "
+                        "{states:,} positions a deal, fewest actions", **values)
+        elif self.deals:
+            head = text("{file}: rules {rules}, {deals:,} deals ({first}-{last}), solver version {version}, at most "
+                        "{states:,} positions a deal", **values)
+        elif self.optimal:
+            head = text("{file}: rules {rules}, {deals:,} deals, solver version {version}, at most {states:,} "
+                        "positions a deal, fewest actions", **values)
+        else:
+            head = text("{file}: rules {rules}, {deals:,} deals, solver version {version}, at most {states:,} "
+                        "positions a deal", **values)
+        lines: list[str] = [head]
         if not self.deals:
-            return "\n".join(lines + ["  no deal stored yet"])
+            return joined([*lines, text("  no deal stored yet")], "\n")
         low, high = self.ci95
-        lines.append(f"  winnable   {self.counts['winnable']:>11,}  {self.percent('winnable'):6.2f} %"
-                     f"  (95 % CI {low:.2f}-{high:.2f} %)")
-        for verdict in ("unwinnable", "unknown"):
-            lines.append(f"  {verdict:<10} {self.counts[verdict]:>11,}  {self.percent(verdict):6.2f} %")
+        lines.append(text("  winnable   {count:>11,}  {percent:6.2f} %  (95 % CI {low:.2f}-{high:.2f} %)",
+                          count=self.counts["winnable"], percent=self.percent("winnable"), low=low, high=high))
+        lines.append(text("  unwinnable {count:>11,}  {percent:6.2f} %", count=self.counts["unwinnable"],
+                          percent=self.percent("unwinnable")))
+        lines.append(text("  unknown    {count:>11,}  {percent:6.2f} %", count=self.counts["unknown"],
+                          percent=self.percent("unknown")))
         figures = self.positions
-        lines.append(f"  positions mean {figures['mean']:,.0f}, median {figures['median']:,.0f}, "
-                     f"p99 {figures['p99']:,.0f}, max {figures['max']:,.0f}")
-        lines.append("  positions explored        deals")
+        lines.append(text("  positions mean {mean:,.0f}, median {median:,.0f}, p99 {p99:,.0f}, max {max:,.0f}",
+                          mean=figures["mean"], median=figures["median"], p99=figures["p99"], max=figures["max"]))
+        lines.append(text("  positions explored        deals"))
         widest = max(deals for _, _, deals in self.histogram)
         for low_value, high_value, deals in self.histogram:
             bar = "#" * max(1, round(BAR_WIDTH * deals / widest))
             lines.append(f"  {low_value:>9,}-{high_value:<9,} {deals:>11,}  {bar}")
-        return "\n".join(lines)
+        return joined(lines, "\n")
 
 
 def report_of(store: SurveyStore) -> StoreReport:

@@ -32,6 +32,7 @@ from typing import NoReturn
 
 from ..engine.errors import MoveSyntaxError, PyramideError
 from ..engine.game import Game
+from ..engine.text import text
 from ..engine.moves import Move
 from ..engine.state import game_state
 from ..versions import ENGINE_PROTOCOL_VERSION
@@ -57,9 +58,9 @@ class EngineBot:
         try:
             self.argv = shlex.split(command)
         except ValueError as error:
-            raise EngineStartError(f"--engine {command!r}: {error}") from None
+            raise EngineStartError(text("--engine {command!r}: {reason}", command=command, reason=str(error))) from None
         if not self.argv:
-            raise EngineStartError("--engine: the command is empty")
+            raise EngineStartError(text("--engine: the command is empty"))
         self.command = command
         self.move_time = move_time
         self.handshake_time = handshake_time
@@ -80,7 +81,8 @@ class EngineBot:
             self._process = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
         except OSError as error:
-            raise EngineStartError(f"cannot start engine {self.command!r}: {error.strerror or error}") from None
+            raise EngineStartError(text("cannot start engine {command!r}: {reason}", command=self.command,
+                                        reason=error.strerror or str(error))) from None
         self._buffer = b""
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._process.stdout, selectors.EVENT_READ)  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ from typing import Protocol
 from ..engine.errors import PyramideError
 from ..engine.game import Game
 from ..engine.moves import RESIGN, Move
+from ..engine.text import text
 
 BUILT_IN = ("random", "greedy", "solver")
 SOLVER_BOT_STATES = 1_000_000
@@ -123,5 +124,6 @@ def built_in_bot(name: str) -> Bot:
     """The built-in bot called ``name``; ``ValueError`` naming the choices otherwise."""
     bots = {"random": RandomBot, "greedy": GreedyBot, "solver": SolverBot}
     if name not in bots:
-        raise ValueError(f"unknown bot {name!r}: built-in bots are {', '.join(BUILT_IN)} (or --engine CMD)")
+        raise ValueError(text("unknown bot {name!r}: built-in bots are {known} (or --engine CMD)", name=name,
+                              known=", ".join(BUILT_IN)))
     return bots[name]()

@@ -24,7 +24,7 @@ import typer
 from .app import app, narrowed
 from .completion import COMPLETE_VAR
 
-__all__ = ["COMMANDS", "app", "load_commands", "main", "modules_for"]
+__all__ = ["COMMANDS", "after_root_options", "app", "load_commands", "main", "modules_for"]
 
 COMMANDS: dict[str, str] = {
     "serve": "bot_commands",
@@ -44,10 +44,20 @@ COMMANDS: dict[str, str] = {
 ``--help`` and completion list their commands in that order)."""
 
 
+def after_root_options(arguments: Sequence[str]) -> list[str]:
+    """The arguments from the command name on: a leading ``--lang LANG`` (or ``--lang=LANG``), the
+    root option every command takes, is passed over to find which command runs."""
+    rest = list(arguments)
+    while rest and (rest[0] == "--lang" or rest[0].startswith("--lang=")):
+        rest = rest[2:] if rest[0] == "--lang" else rest[1:]
+    return rest
+
+
 def modules_for(arguments: Sequence[str], environment: Mapping[str, str]) -> list[str]:
     """The command modules to import to run ``pyramide ARGUMENTS``: the one registering the command
     named first, none for ``--version``, or all of them (help, an unknown name, no argument, completion)."""
     every = list(dict.fromkeys(COMMANDS.values()))
+    arguments = after_root_options(arguments)
     if COMPLETE_VAR in environment or not arguments:
         return every
     if arguments[0] == "--version":
@@ -74,4 +84,4 @@ def main() -> None:
         prepare()
     # The name is fixed so that `python -m pyramide_cli` says "pyramide" in usage lines too, and the
     # completion scripts call back the program they were installed for (_PYRAMIDE_COMPLETE).
-    narrowed(load_commands(arguments), arguments)(prog_name="pyramide")
+    narrowed(load_commands(arguments), after_root_options(arguments))(args=arguments, prog_name="pyramide")

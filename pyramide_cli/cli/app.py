@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import copy
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
 
 import typer
 from typer.core import TyperGroup
@@ -58,7 +58,7 @@ class PyramideGroup(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
-        arguments = list(sys.argv[1:] if args is None else args)
+        arguments = hoisted_language(list(sys.argv[1:] if args is None else args), self.commands)
         try:
             status = super().main(arguments, prog_name, complete_var, standalone_mode=False, **extra)
         except ClickException as error:
@@ -84,8 +84,7 @@ class PyramideGroup(TyperGroup):
         command = self.commands.get(arguments[0]) if arguments else None
         if command is None:
             return "--json" in arguments
-        takes_value = {name for param in command.params if getattr(param, "is_flag", True) is False
-                       and not getattr(param, "count", False) for name in getattr(param, "opts", ())}
+        takes_value = _takes_value(command)
         value_next = False
         for argument in arguments[1:]:
             if value_next:
@@ -97,6 +96,40 @@ class PyramideGroup(TyperGroup):
             else:
                 value_next = argument in takes_value
         return False
+
+
+def _takes_value(command: Any) -> set[str]:
+    """The option names of ``command`` that take a value (``--db FILE``): the word after them is no option."""
+    return {name for param in getattr(command, "params", ()) if getattr(param, "is_flag", True) is False
+            and not getattr(param, "count", False) for name in getattr(param, "opts", ())}
+
+
+def hoisted_language(arguments: list[str], commands: Mapping[str, Any]) -> list[str]:
+    """``--lang LANG`` given after the command (``pyramide play g.yaml 7C --lang he``) moved before it,
+    where Click reads the root option; words after ``--`` and values of the command's options
+    (``--db --lang``) are left alone.  The last ``--lang`` wins, as for any option."""
+    if not arguments or arguments[0] not in commands:
+        return arguments
+    takes_value = _takes_value(commands[arguments[0]])
+    kept, moved, index = [arguments[0]], [], 1
+    while index < len(arguments):
+        argument = arguments[index]
+        if argument == "--":
+            kept += arguments[index:]
+            break
+        if argument == "--lang" and index + 1 < len(arguments):
+            moved += arguments[index:index + 2]
+            index += 2
+            continue
+        if argument.startswith("--lang="):
+            moved.append(argument)
+        else:
+            kept.append(argument)
+            if argument in takes_value and index + 1 < len(arguments):
+                kept.append(arguments[index + 1])
+                index += 1
+        index += 1
+    return moved + kept
 
 
 HELP = """Pyramid solitaire for the terminal, for scripts and for bots.
@@ -115,6 +148,11 @@ Examples:
 \b
 Moves: 10C+3S (a pair), KD (a king), draw, recycle, undo.
 Taps: a card (7C, 10♣, T♣, French RD), stock, waste.
+
+\b
+Languages: --lang en|fr|he|sv (before or after the command), else LANGUAGE, LC_ALL,
+LC_MESSAGES or LANG, else English.  Messages, boards and reports change; --help texts,
+--json output, save files, deal codes and the move notation stay the same (docs/i18n.md).
 
 \b
 Exit statuses (every command):
@@ -153,6 +191,17 @@ def narrowed(application: typer.Typer, arguments: Sequence[str]) -> typer.Typer:
     return single
 
 
+def _language(value: str | None) -> str | None:
+    """Choose the language before any command runs: ``--lang``, else the environment, else English."""
+    from ..i18n import LanguageError, choose_language, set_language
+
+    try:
+        set_language(choose_language(value))
+    except LanguageError as error:
+        raise typer.BadParameter(str(error)) from None
+    return value
+
+
 def _version(value: bool) -> None:
     if value:
         sys.stdout.write(f"pyramide {__version__}\n")
@@ -163,5 +212,9 @@ def _version(value: bool) -> None:
 def root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Show the version and exit."),
+    lang: Optional[str] = typer.Option(
+        None, "--lang", metavar="LANG", callback=_language, is_eager=True, show_default=False,
+        help="The language of messages and boards: en, fr, he or sv (default: LANGUAGE, LC_ALL, LC_MESSAGES or "
+             "LANG, else en).  Also accepted after the command."),
 ) -> None:
     """Pyramid solitaire for the terminal, for scripts and for bots."""

@@ -11,6 +11,7 @@ import typer
 
 from ..bots.tournament import DEFAULT_MAX_ACTIONS, GameResult, TournamentSpec
 from ..engine.errors import PyramideError
+from ..engine.text import joined, message_of, text
 from ..storage.files import check_output, csv_output
 from .app import app
 from .common import CommandError, JsonOption, echo, emit_json, error_document, reporting, status_for, usage_error
@@ -148,30 +149,31 @@ def _tournament_spec(bot: str | None, engine: str | None, deals: str, rules: str
     from ..engine.rules import Rules
 
     if bot is not None and engine is not None:
-        raise usage_error("give --bot or --engine, not both")
+        raise usage_error(text("give --bot or --engine, not both"))
     if bot is not None and bot not in BUILT_IN:
-        raise usage_error(f"--bot {bot!r}: built-in bots are {', '.join(BUILT_IN)} (or --engine CMD)")
+        raise usage_error(text("--bot {bot!r}: built-in bots are {known} (or --engine CMD)", bot=bot,
+                               known=", ".join(BUILT_IN)))
     try:
         numbers = parse_deal_range(deals)
     except ValueError as error:
-        raise usage_error(f"--deals: {error}") from None
+        raise usage_error(text("--deals: {reason}", reason=message_of(error))) from None
     if jobs < 1:
-        raise usage_error(f"--jobs {jobs}: give 1 or more")
+        raise usage_error(text("--jobs {value}: give 1 or more", value=jobs))
     if max_actions < 1:
-        raise usage_error(f"--max-actions {max_actions}: give 1 or more")
+        raise usage_error(text("--max-actions {value}: give 1 or more", value=max_actions))
     if seed < 0:
-        raise usage_error(f"--seed {seed}: give a whole number 0 or more")
+        raise usage_error(text("--seed {value}: give a whole number 0 or more", value=seed))
     try:
         seconds = float(move_time)
     except ValueError:
         seconds = -1.0
     if not 0 < seconds < float("inf"):
-        raise usage_error(f"--move-time {move_time!r}: give a number of seconds above 0")
+        raise usage_error(text("--move-time {value!r}: give a number of seconds above 0", value=move_time))
     if level is not None:
         try:
             level = parse_level(level).value
         except GradeError as error:
-            raise usage_error(str(error)) from None
+            raise usage_error(message_of(error)) from None
     spec = TournamentSpec(BotSpec(bot or "greedy" if engine is None else None, engine, seconds, max(10.0, seconds)),
                           Rules.parse(rules), numbers, seed, level, max_actions)
     if engine is None:
@@ -190,9 +192,10 @@ def _probe_engine(spec: TournamentSpec) -> tuple[str, str | None]:
     try:
         engine.start()
     except EngineStartError as error:
-        raise FileAccessError(str(error)) from None
+        raise FileAccessError(message_of(error)) from None
     except BotFailure as failure:
-        raise CommandError(f"engine {spec.bot.engine!r}: {failure}", ExitStatus.BAD_INPUT) from None
+        raise CommandError(text("engine {command!r}: {failure}", command=spec.bot.engine, failure=str(failure)),
+                           ExitStatus.BAD_INPUT) from None
     finally:
         engine.stop()
     return engine.name, engine.version
@@ -207,12 +210,13 @@ def _save_targets(folder: str, spec: TournamentSpec) -> dict[int, Path]:
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise FileAccessError(f"--save-dir {folder!r}: cannot make the folder: {error.strerror or error}") from None
+        raise FileAccessError(text("--save-dir {folder!r}: cannot make the folder: {reason}", folder=folder,
+                                   reason=error.strerror or str(error))) from None
     targets = {number: directory / f"{Deal.from_number(number, spec.rules).code}.yaml" for number in spec.numbers}
     taken = [str(path) for path in targets.values() if os.path.lexists(path)]  # a dangling link too
     if taken:
-        raise FileAccessError(f"--save-dir: {taken[0]!r} already exists ({len(taken)} of the saves would be "
-                              "overwritten): choose an empty folder")
+        raise FileAccessError(text("--save-dir: {name!r} already exists ({count} of the saves would be overwritten): "
+                                   "choose an empty folder", name=taken[0], count=len(taken)))
     return targets
 
 
@@ -237,7 +241,7 @@ CSV_FIELDS = ("number", "deal", "status", "termination", "score", "pyramid_remov
               "reason", "detail")
 
 
-TOURNAMENT_CSV = csv_output("a tournament CSV", "number")
+TOURNAMENT_CSV = csv_output(text("a tournament CSV"), "number")
 
 
 def _write_csv(file: str, force: bool, results: list[GameResult]) -> None:
@@ -273,22 +277,30 @@ def _tournament_text(document: dict[str, Any]) -> str:
     games = figures["games"]
     low, high = figures["win_rate_ci95"]
     bot = document["bot"]
+    from ..engine.level import LEVEL_WORDS, Level
+
     who = bot["name"] + (f" {bot['version']}" if bot["version"] else "")
-    level = f", level {document['level']}" if document["level"] else ""
+    values = {"who": who, "deals": document["deals"], "rules": document["rules"], "games": games,
+              "seed": document["seed"]}
+    if document["level"]:
+        head = text("tournament: {who} on deals {deals}, level {level} under {rules} ({games} games, seed {seed})",
+                    level=LEVEL_WORDS[Level(document["level"])], **values)
+    else:
+        head = text("tournament: {who} on deals {deals} under {rules} ({games} games, seed {seed})", **values)
     lines = [
-        (f"tournament: {who} on deals {document['deals']}{level} under {document['rules']} "
-         f"({games} games, seed {document['seed']})"),
-        (f"  won                   {figures['wins']} of {games}  {100 * figures['win_rate']:.1f} %  "
-         f"(95 % CI {100 * low:.1f}-{100 * high:.1f} %)"),
-        f"  mean score            {figures['mean_score']:.1f}",
-        f"  mean pyramid removed  {figures['mean_pyramid_removed']:.2f} of 28",
-        f"  mean actions          {figures['mean_actions']:.1f}",
-        f"  time per move         {figures['ms_per_move']:.3f} ms",
-        "  endings               " + _counts(figures["endings"]),
-        "  failures              " + _counts(figures["failures"]),
+        head,
+        text("  won                   {wins} of {games}  {rate:.1f} %  (95 % CI {low:.1f}-{high:.1f} %)",
+             wins=figures["wins"], games=games, rate=100 * figures["win_rate"], low=100 * low, high=100 * high),
+        text("  mean score            {score:.1f}", score=figures["mean_score"]),
+        text("  mean pyramid removed  {removed:.2f} of 28", removed=figures["mean_pyramid_removed"]),
+        text("  mean actions          {actions:.1f}", actions=figures["mean_actions"]),
+        text("  time per move         {ms:.3f} ms", ms=figures["ms_per_move"]),
+        text("  endings               {counts}", counts=_counts(figures["endings"])),
+        text("  failures              {counts}", counts=_counts(figures["failures"])),
     ]
-    return "\n".join(lines)
+    return joined(lines, "\n")
 
 
 def _counts(counts: dict[str, int]) -> str:
-    return ", ".join(f"{key} {count}" for key, count in sorted(counts.items())) or "none"
+    """``dead 3, no-moves 1`` (the JSON keys, as they are), or ``none``."""
+    return ", ".join(f"{key} {count}" for key, count in sorted(counts.items())) or text("none")

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from ..engine.text import message_of, text
 from .app import app
 from .common import echo, reporting, usage_error
 
@@ -53,12 +54,12 @@ def calibrate(
             first, last = work.parse_range(deals)
             counts = work.parse_games(games) if games.strip() else {}
         except ValueError as error:
-            raise usage_error(str(error)) from None
+            raise usage_error(message_of(error)) from None
         if jobs < 1:
-            raise usage_error(f"--jobs {jobs}: must be at least 1")
+            raise usage_error(text("--jobs {value}: must be at least 1", value=jobs))
 
-        def say(text: str) -> None:
-            echo(text)
+        def say(line: str) -> None:
+            echo(line)
             sys.stdout.flush()
 
         work.run(chosen, first, last, counts, jobs, write,

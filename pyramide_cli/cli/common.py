@@ -15,6 +15,7 @@ characters long.  :func:`shown` is the one helper for printing such text in an o
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,6 +29,7 @@ from ..engine.errors import (
 )
 from ..storage.files import FileAccessError, FileContentError
 from ..storage.save import SaveFileError
+from ..engine.text import message_of, text
 from ..i18n import for_display, tr, uses_french_letters
 from .render import Extras, Style, card_name, style_for
 from ..versions import JSON_SCHEMA_VERSION
@@ -90,13 +92,20 @@ def shown(text: object, limit: int = NAME_LIMIT) -> str:
     """User text (a file name, a code, a tap) ready for an output line: control characters, escape
     sequences and undecodable bytes written as escapes (``\\x1b``), and at most ``limit`` characters
     (the start and the end are kept).  Use it wherever a line prints something the user typed or a
-    file held: ``echo(f"saved to {shown(path)}")``."""
+    file held: ``echo(text("saved to {name}", name=shown(path)))``."""
     return _bounded(escaped(str(text)), limit)
 
 
 def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
-    """An error message as one escaped line of at most about ``limit`` characters."""
-    return _bounded(escaped(message), limit)
+    """An error message as one escaped line of at most about ``limit`` characters.
+
+    The directional marks a Hebrew message carries around card names and numbers (LEFT-TO-RIGHT
+    and RIGHT-TO-LEFT MARK, :mod:`pyramide_cli.i18n.bidi`) stay: they come from the translation,
+    never from user text (quoted values arrive escaped), and they act on nothing but direction."""
+    if "\u200e" not in message and "\u200f" not in message:
+        return _bounded(escaped(message), limit)
+    parts = re.split("([\u200e\u200f])", message)
+    return _bounded("".join(part if part in ("\u200e", "\u200f") else escaped(part) for part in parts), limit)
 
 
 def _bounded(text: str, limit: int) -> str:
@@ -165,13 +174,6 @@ def reporting(json_output: bool) -> Iterator[None]:
         raise typer.Exit(int(ExitStatus.OK)) from None
 
 
-def message_of(error: BaseException) -> str:
-    """The error's message, keeping it translatable: the :class:`~pyramide_cli.engine.text.Text` it was
-    raised with (``str(error)`` would give only its English)."""
-    first = error.args[0] if error.args else None
-    return first if isinstance(first, str) and str(first) == str(error) else str(error)
-
-
 def usage_error(message: str) -> CommandError:
     return CommandError(message, ExitStatus.USAGE)
 
@@ -187,15 +189,6 @@ def extras_of(data: Any) -> Extras:
     if data is None:
         return Extras()
     return Extras(time_played=data.time_played, level=data.level, daily=data.daily)
-
-
-def counted(count: int, one: str, many: str) -> str:
-    """``one`` or ``many`` filled in with ``count`` ("1 position", "2 positions").
-
-    The shape of gettext's ``ngettext`` (two whole templates and the number), so a catalog can
-    take it over for languages with other plural rules.
-    """
-    return (one if count == 1 else many).format(count=count)
 
 
 def stats_db(db: str | None) -> Path:
@@ -215,4 +208,4 @@ def print_steps(result: PlayResult, style: Style) -> None:
     from ..storage.session import describe  # only playing needs it: the other commands never load it
 
     for step in result.steps:
-        echo(f"{step.text}: {describe(step, lambda card: card_name(card, style))}")
+        echo(text("{input}: {step}", input=step.text, step=describe(step, lambda card: card_name(card, style))))

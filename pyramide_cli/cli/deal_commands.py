@@ -9,6 +9,7 @@ import typer
 from ..engine.deal import Deal
 from ..engine.game import Game
 from ..engine.rules import Rules
+from ..engine.text import text
 from ..storage.files import SaveLock, check_output
 from ..storage.save import SaveData, write_save
 from .app import app
@@ -105,7 +106,7 @@ def deal(
 ) -> None:
     with reporting(json_output):
         if code is not None and from_layout is not None:
-            raise usage_error("give a deal code or --from-layout, not both")
+            raise usage_error(text("give a deal code or --from-layout, not both"))
         chosen_rules = Rules.parse(rules) if rules is not None else None
         if output is not None:
             check_output(output, force)  # before a level search, not after it
@@ -114,7 +115,7 @@ def deal(
             from .grade_commands import pick_deal
 
             if from_layout is not None:
-                raise usage_error("--from-layout deals a custom deal: --level and --daily cannot go with it")
+                raise usage_error(text("--from-layout deals a custom deal: --level and --daily cannot go with it"))
             new_deal, picked_level, picked_daily = pick_deal(level, seed, daily, date, chosen_rules, code is not None)
         else:
             new_deal = _make_deal(code, chosen_rules, from_layout)
@@ -131,7 +132,8 @@ def deal(
         elif quiet:
             echo(new_deal.code)
         else:
-            echo(f"{new_deal.code}  (rules {new_deal.rules.name}) saved to {shown(path)}")
+            echo(text("{code}  (rules {rules}) saved to {name}", code=new_deal.code, rules=new_deal.rules.name,
+                      name=shown(path)))
             if picked_level is not None:
                 from .grade_commands import pick_text
 

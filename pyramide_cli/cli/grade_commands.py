@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from ..engine.text import joined, message_of, text
 from .app import app
 from .completion import complete_rules
 from .common import CommandError, JsonOption, echo, emit_json, reporting, usage_error
@@ -99,34 +100,40 @@ def thresholds_text(limits: LevelThresholds) -> str:
     from ..engine.level import Level
 
     lows = {level: limits.rate_band(level)[0] for level in (Level.EASY, Level.MEDIUM, Level.HARD)}
-    return (f"under {limits.preset}: Easy >= {lows[Level.EASY]:.2%}, Medium >= {lows[Level.MEDIUM]:.2%}, "
-            f"Hard >= {lows[Level.HARD]:.2%}, Expert below")
+    return text("under {preset}: Easy >= {easy:.2%}, Medium >= {medium:.2%}, Hard >= {hard:.2%}, Expert below",
+                preset=limits.preset, easy=lows[Level.EASY], medium=lows[Level.MEDIUM], hard=lows[Level.HARD])
 
 
 def grade_text(graded: Grade) -> str:
     """The report of a graded deal: winnable with its level, or proven unwinnable (no level)."""
+    from .render import LEVEL_LABELS
+
     deal = graded.deal
     if graded.winnable is False:
-        proof = "no, proven by the solver"
-        level = "none: an unwinnable deal has no level and is never dealt for one"
+        proof = text("no, proven by the solver")
+        level = text("none: an unwinnable deal has no level and is never dealt for one")
     else:
-        proof = ("yes, proven by the solver" if graded.solver_proved
-             else "yes, a random game won it (the solver reached its limit)")
-        level = f"{graded.level.label}  ({thresholds_text(graded.thresholds)})"  # type: ignore[union-attr]
-    return "\n".join([
-        f"{deal.code}  (rules {deal.rules.name})",
-        f"winnable:       {proof}",
-        f"random player:  won {graded.wins} of {graded.games} games ({graded.win_rate:.2%}), uniformly random moves",
-        f"level:          {level}",
-    ])
+        proof = (text("yes, proven by the solver") if graded.solver_proved
+                 else text("yes, a random game won it (the solver reached its limit)"))
+        assert graded.level is not None
+        level = text("{level}  ({thresholds})", level=LEVEL_LABELS[graded.level],
+                     thresholds=thresholds_text(graded.thresholds))
+    return joined([
+        text("{code}  (rules {rules})", code=deal.code, rules=deal.rules.name),
+        text("winnable:       {proof}", proof=proof),
+        text("random player:  won {wins} of {games} games ({rate:.2%}), uniformly random moves", wins=graded.wins,
+             games=graded.games, rate=graded.win_rate),
+        text("level:          {level}", level=level),
+    ], "\n")
 
 
 def no_level_message(graded: Grade) -> str:
     """The error line for a deal left undecided within the solver's budget (no level)."""
     from ..analysis.grade import SOLVER_STATES
 
-    return (f"{graded.deal.code}: the solver reached its limit of {SOLVER_STATES:,} positions and the random player "
-            f"won none of its {graded.games} games, so the deal has no level")
+    return text("{code}: the solver reached its limit of {states:,} positions and the random player won none of its "
+                "{games} games, so the deal has no level", code=graded.deal.code, states=SOLVER_STATES,
+                games=graded.games)
 
 
 # -- the deals `pyramide deal --level / --daily` picks ------------------------------------------
@@ -140,13 +147,13 @@ def pick_deal(level: str | None, seed: int | None, daily: bool, date: str | None
     from ..engine.rules import Rules as RulesType
 
     if code_given and (level is not None or daily):
-        raise usage_error("give a deal code, --level or --daily, not two of them")
+        raise usage_error(text("give a deal code, --level or --daily, not two of them"))
     if level is not None and daily:
-        raise usage_error("--daily deals a Medium deal: give --level or --daily, not both")
+        raise usage_error(text("--daily deals a Medium deal: give --level or --daily, not both"))
     if date is not None and not daily:
-        raise usage_error("--date goes with --daily")
+        raise usage_error(text("--date goes with --daily"))
     if seed is not None and level is None:
-        raise usage_error("--seed goes with --level")
+        raise usage_error(text("--seed goes with --level"))
     chosen_rules = rules or RulesType()
     try:
         if daily:
@@ -157,9 +164,9 @@ def pick_deal(level: str | None, seed: int | None, daily: bool, date: str | None
         found = find_level_deal(wanted, chosen_rules, start)
         return found.deal, wanted, None
     except LevelSearchError as error:
-        raise CommandError(str(error), ExitStatus.SEARCH_LIMIT) from None
+        raise CommandError(message_of(error), ExitStatus.SEARCH_LIMIT) from None
     except GradeError as error:
-        raise usage_error(str(error)) from None
+        raise usage_error(message_of(error)) from None
 
 
 def today() -> Any:
@@ -171,7 +178,10 @@ def today() -> Any:
 
 def pick_text(level: Level, daily: str | None) -> str:
     """The line ``deal`` prints under the code for a level or daily deal."""
+    from ..engine.level import Level
+
     if daily is not None:
-        return f"The daily deal of {daily} (a Medium deal, proven winnable)"
-    article = "An" if level.value[0] in "aeiou" else "A"
-    return f"{article} {level.label} deal, proven winnable"
+        return text("The daily deal of {date} (a Medium deal, proven winnable)", date=daily)
+    return {Level.EASY: text("An Easy deal, proven winnable"), Level.MEDIUM: text("A Medium deal, proven winnable"),
+            Level.HARD: text("A Hard deal, proven winnable"),
+            Level.EXPERT: text("An Expert deal, proven winnable")}[level]

@@ -29,10 +29,12 @@ from typing import IO, TYPE_CHECKING, Any
 from ..engine.errors import MoveSyntaxError, PyramideError, UnknownWordError, quoted
 from ..engine.game import Game
 from ..engine.position import Termination
+from ..engine.text import message_of, plural, text
+from ..i18n import for_display, tr
 from ..storage.files import LockTimeoutError
 from ..storage.session import PlayResult, Stopwatch, count_hint, play_words, refusal_line
-from .common import counted, echo, extras_of, print_steps, say_error, shown
-from .render import Style, card_name, format_duration, render_board
+from .common import echo, extras_of, print_steps, say_error, shown
+from .render import LEVEL_LABELS, LEVEL_WORDS, Style, card_name, format_duration, render_board
 
 if TYPE_CHECKING:
     from ..engine.level import Level
@@ -49,7 +51,7 @@ ALIASES = {"s": "stock", "w": "waste", "u": "undo"}
 SESSION_WORDS = (*QUIT_WORDS, *HELP_WORDS, *SHOW_WORDS, "hint", *GAME_WORDS)
 PROMPT = "pyramide> "
 
-SESSION_HELP = """\
+SESSION_HELP = text("""\
 Tap a card by its name to select it; tap a second card to pair them (values adding to 13).
   7C 10C 3S   cards: A 2-10 (or T) J Q K, then C D H S (or ♣ ♦ ♥ ♠); French R D V work too
   KD          a free king is removed at once
@@ -61,36 +63,40 @@ Tap a card by its name to select it; tap a second card to pair them (values addi
   new         a new deal under the same rules (new easy, new hard … for a level)
   restart     this deal again from its start;  resign  give this game up
 Every action is saved at once: quit any time and `pyramide play FILE` to go on.
-A game that ends is counted in your statistics (`pyramide stats`)."""
+A game that ends is counted in your statistics (`pyramide stats`).""")
+"""The session's help (the words stay English in every language: they are the notation)."""
 
-OVER_HINT = "Type new for a new deal (new hard for a Hard one), restart to play this deal again, or quit."
+OVER_HINT = text("Type new for a new deal (new hard for a Hard one), restart to play this deal again, or quit.")
+YES_WORDS = ("y", "yes", "o", "oui", "j", "ja", "כ", "כן")
+"""Answers that mean yes to a question at the prompt, in every language (the default is no)."""
 
 
 def unknown_word_message(word: str) -> str:
     """What a piped session says about a line it cannot read (it ends the session, exit 2)."""
-    return (f"unknown word {quoted(word)}: a line holds a card (7C), a pair (10C+3S), stock, waste, draw, recycle, "
-            "undo, hint, show, help, new, restart, resign or quit")
+    return text("unknown word {word}: a line holds a card (7C), a pair (10C+3S), stock, waste, draw, recycle, "
+                "undo, hint, show, help, new, restart, resign or quit", word=quoted(word))
 
 
 def hint_text(game: Game) -> str:
     """The hint for the game (the solver is imported on the first ``hint``, not at start-up)."""
     from ..analysis.hint import hint_for
 
-    return str(hint_for(game))
+    return hint_for(game).text
 
 
 def end_message(result: PlayResult) -> str:
     """The line a person reads when a game has ended: how, the score, the moves and the time."""
     data, game = result.data, result.game
-    figures = (f"score {game.score}, {counted(game.move_count, '{count} move', '{count} moves')}, "
-               f"time {format_duration(data.time_played)}")
+    figures = text("score {score}, {moves}, time {time}", score=game.score,
+                   moves=plural("{count} move", "{count} moves", game.move_count),
+                   time=format_duration(data.time_played))
     if game.termination is Termination.CLEARED:
-        return f"You won: the pyramid is cleared ({figures})."
+        return text("You won: the pyramid is cleared ({figures}).", figures=figures)
     if game.termination is Termination.RESIGNED:
-        return f"You resigned this game ({figures})."
+        return text("You resigned this game ({figures}).", figures=figures)
     if game.termination is Termination.DEAD:
-        return f"Game over: no card can ever be removed again ({figures})."
-    return f"Game over: no more moves possible ({figures})."
+        return text("Game over: no card can ever be removed again ({figures}).", figures=figures)
+    return text("Game over: no more moves possible ({figures}).", figures=figures)
 
 
 def next_save(game: Game, data: SaveData, restart: bool, level: Level | None, talking: bool) -> SaveData:
@@ -112,7 +118,7 @@ def next_save(game: Game, data: SaveData, restart: bool, level: Level | None, ta
         from .grade_commands import pick_deal
 
         if talking:
-            echo(f"Looking for a {wanted.label} deal...")
+            echo(text("Looking for a {level} deal...", level=LEVEL_LABELS[wanted]))
         deal, wanted, _ = pick_deal(wanted.value, None, False, None, game.deal.rules, False)
     return SaveDataType.new(deal, assist=data.assist, level=wanted)
 
@@ -128,13 +134,20 @@ def keep_and_replace(path: Path, new: SaveData, stats: StatsDB | Path | None, ex
 def replaced_lines(replaced: Replaced, new: SaveData, restart: bool) -> list[str]:
     """What a person reads after ``new``, ``restart`` or ``play --new-if-finished``."""
     if not replaced.replaced:
-        return ["The file was played by another process meanwhile: nothing was replaced."]
-    lines = [] if replaced.kept is None else [f"The last game is kept as {shown(replaced.kept)}."]
-    level = "" if new.level is None else f", level {new.level.value}"
-    if restart:
-        lines.append(f"The same deal again: {new.deal} (rules {new.rules}){level}.")
+        return [text("The file was played by another process meanwhile: nothing was replaced.")]
+    lines = [] if replaced.kept is None else [text("The last game is kept as {name}.", name=shown(replaced.kept))]
+    if new.level is not None:
+        level = LEVEL_WORDS[new.level]
+        if restart:
+            lines.append(text("The same deal again: {code} (rules {rules}), level {level}.", code=new.deal,
+                              rules=new.rules, level=level))
+        else:
+            lines.append(text("A new deal: {code} (rules {rules}), level {level}.", code=new.deal, rules=new.rules,
+                              level=level))
+    elif restart:
+        lines.append(text("The same deal again: {code} (rules {rules}).", code=new.deal, rules=new.rules))
     else:
-        lines.append(f"A new deal: {new.deal} (rules {new.rules}){level}.")
+        lines.append(text("A new deal: {code} (rules {rules}).", code=new.deal, rules=new.rules))
     return lines
 
 
@@ -193,7 +206,7 @@ class Session:
         if not self.interactive:
             return True
         try:
-            return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+            return input(for_display(tr(text("{question} [y/N] ", question=question)))).strip().lower() in YES_WORDS
         except EOFError:
             return False
 
@@ -201,7 +214,7 @@ class Session:
     def run(self, stream: IO[str]) -> None:
         if self.interactive:
             self.show()
-            echo("Type help for the commands, quit to leave.")
+            echo(text("Type help for the commands, quit to leave."))
             if self.over:
                 echo(OVER_HINT)
         try:
@@ -212,7 +225,7 @@ class Session:
             sys.stdout.write("\n")
         self.last = self.played(play_words(self.path, [], self.assist, self.stopwatch.lap(), stats=self.stats))
         if self.interactive and not self.quiet:
-            echo(f"Saved to {shown(self.path)}.")
+            echo(text("Saved to {name}.", name=shown(self.path)))
 
     @property
     def over(self) -> bool:
@@ -251,7 +264,7 @@ class Session:
         self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats))
         self.hints.append(hint)
         if not self.json_output:
-            echo(f"hint: {hint}")
+            echo(text("hint: {hint}", hint=hint))
 
     def play(self, word: str) -> bool:
         try:
@@ -260,17 +273,18 @@ class Session:
         except UnknownWordError as error:
             if not self.interactive:
                 raise MoveSyntaxError(unknown_word_message(error.word)) from None
-            say_error(f"unknown word {quoted(error.word)}: type help to see the cards, moves and commands you can use")
+            say_error(text("unknown word {word}: type help to see the cards, moves and commands you can use",
+                           word=quoted(error.word)))
             return True
         except (MoveSyntaxError, LockTimeoutError) as error:
             if not self.interactive:
                 raise
-            say_error(str(error))
+            say_error(message_of(error))
             return True
         self.last = result
         if self.talking:
             if result.changed_elsewhere and self.interactive:
-                echo("(the file was played by another process meanwhile; its moves are included)")
+                echo(text("(the file was played by another process meanwhile; its moves are included)"))
             print_steps(result, self.style)
         if result.ended and self.talking:
             echo(end_message(result))
@@ -294,14 +308,14 @@ class Session:
             try:
                 level = Level(level_text.lower())
             except ValueError:
-                message = (f"new {quoted(level_text)}: a level is easy, medium, hard or expert "
-                           "(or `new` alone for any deal under the same rules)")
+                message = text("new {level}: a level is easy, medium, hard or expert "
+                               "(or `new` alone for any deal under the same rules)", level=quoted(level_text))
                 if not self.interactive:
                     raise MoveSyntaxError(message) from None
                 say_error(message)
                 return True
         if self.last.data.history and not self.last.game.is_over:
-            if not self.ask("The game in progress ends as resigned and is kept. Go on?"):
+            if not self.ask(text("The game in progress ends as resigned and is kept. Go on?")):
                 return True
             if not self.resigned():
                 return True
@@ -310,7 +324,7 @@ class Session:
         except PyramideError as error:  # a level search that found nothing
             if not self.interactive:
                 raise
-            say_error(str(error))
+            say_error(message_of(error))
             return True
         replaced = keep_and_replace(self.path, new, self.stats, self.last.text)
         if replaced.warning is not None:
@@ -334,7 +348,7 @@ class Session:
         except (MoveSyntaxError, LockTimeoutError) as error:
             if not self.interactive:
                 raise
-            say_error(str(error))
+            say_error(message_of(error))
             return False
         self.last = result
         if result.refused is not None:

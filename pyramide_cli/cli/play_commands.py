@@ -16,6 +16,7 @@ from .common import (
     kind_of, print_steps, reporting, say_error, shown, stats_db, status_for, usage_error,
 )
 from ..engine.errors import PyramideError, quoted
+from ..engine.text import message_of, text
 from .render import Style, card_name, game_state, render_board
 from .exit_codes import ExitStatus
 
@@ -137,8 +138,8 @@ def play(
 
             session_word = next((tap for tap in taps if tap.lower() in SESSION_WORDS), None)
             if session_word is not None:
-                raise usage_error(f"{quoted(session_word)} works in a play session (`pyramide play {shown(file)}` at a "
-                                  "prompt, or a line of stdin), not as an argument")
+                raise usage_error(text("{word} works in a play session (`pyramide play {name}` at a prompt, or a line "
+                                       "of stdin), not as an argument", word=quoted(session_word), name=shown(file)))
             try:
                 result = play_words(path, taps, assist=assist, stats=stats)
             except PyramideError as error:
@@ -170,7 +171,7 @@ def failure_after(error: PyramideError, path: Path, played: list[PlayResult]) ->
     """An error in the middle of a session (a lock timeout, an unreadable line) that still says what was
     saved before it: its JSON document lists those ``steps``, so a client that retries does not play
     them twice (they are in the file)."""
-    return CommandError(str(error), status_for(error), file=str(path),
+    return CommandError(message_of(error), status_for(error), file=str(path),
                         steps=[step_document(step) for result in played for step in result.steps],
                         written=any(result.written for result in played))
 

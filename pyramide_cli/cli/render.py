@@ -20,22 +20,20 @@ ASCII style writes ``10C`` instead of ``10♣`` and ``.`` for a removed card.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection, Sequence
 from typing import IO, NamedTuple
 
 from ..engine.cards import Card
 from ..engine.game import Game
-from ..engine.level import Level
-from ..engine.position import Outcome, Position
+from ..engine.level import LEVEL_LABELS, LEVEL_WORDS
+from ..engine.position import Outcome, Position, Termination
 from ..engine.state import Extras, game_state, playable_cards, playable_waste
 from ..engine.text import text
-from ..i18n import tr
+from ..i18n import left_to_right, tr
 
-LEVEL_WORDS = {Level.EASY: text("easy"), Level.MEDIUM: text("medium"), Level.HARD: text("hard"),
-               Level.EXPERT: text("expert")}
-"""The levels as a player reads them (the values stay English in files and JSON)."""
 
-__all__ = ["Extras", "LEVEL_WORDS", "Style", "game_state", "playable_cards", "playable_waste", "render_board",
-           "style_for"]
+__all__ = ["Extras", "LEVEL_LABELS", "LEVEL_WORDS", "OUTCOME_WORDS", "Style", "TERMINATION_WORDS", "game_state",
+           "playable_cards", "playable_waste", "render_board", "style_for", "table"]
 
 CELL = 6
 """Width of one card in the pyramid; rows are indented by half of it."""
@@ -179,6 +177,11 @@ def outcome_text(game: Game) -> str:
 
 
 _OUTCOME_WORDS = {Outcome.PLAYING: text("playing"), Outcome.WON: text("won"), Outcome.LOST: text("lost")}
+OUTCOME_WORDS = _OUTCOME_WORDS
+"""The outcomes as a player reads them (the values stay English in files, JSON and options)."""
+TERMINATION_WORDS = {Termination.CLEARED: text("cleared"), Termination.NO_MOVES: text("no moves"),
+                     Termination.DEAD: text("dead"), Termination.RESIGNED: text("resigned")}
+"""How a game ended, as a player reads it (``lost (dead)``); the values stay English in files and JSON."""
 
 
 def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
@@ -202,15 +205,35 @@ def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
     return (" | " if style.ascii else " · ").join(parts)
 
 
+def table(headers: str, rows: Sequence[Sequence[str]], widths: Sequence[int], right: Collection[int] = ()) -> list[str]:
+    """A table's lines in the reader's language: ``headers`` is one message naming the columns,
+    separated by ``|`` (a translator sees them together; a translation with another number of columns
+    is ignored); each column as wide as ``widths`` says, or as its header or a cell needs; the
+    columns in ``right`` aligned right; every line kept left to right, also in Hebrew."""
+    names = tr(headers).split("|")
+    if len(names) != len(widths):
+        names = str(headers).split("|")
+    sizes = [max(width, len(name), *(len(row[index]) for row in rows)) for index, (width, name)
+             in enumerate(zip(widths, names, strict=True))]
+
+    def line(cells: Sequence[str]) -> str:
+        return left_to_right(" ".join(cell.rjust(size) if index in right else cell.ljust(size)
+                                      for index, (cell, size) in enumerate(zip(cells, sizes, strict=True))))
+
+    return [line(names), *(line(row) for row in rows)]
+
+
 def render_board(game: Game, style: Style = Style(), extras: Extras = Extras(), reveal: bool = False) -> str:
-    """The whole board as text (no trailing newline)."""
+    """The whole board as text (no trailing newline).  In Hebrew the talon and status lines are kept
+    left to right (:func:`~pyramide_cli.i18n.left_to_right`), so the board has the shape of seed 003's
+    screen in every language: stock and waste on the left, the foundation on the right."""
     lines = pyramid_lines(game, style)
-    lines += ["", talon_line(game, style)]
+    lines += ["", left_to_right(talon_line(game, style))]
     if reveal:
         stock = game.position.stock
-        lines.append(" " + tr(text("stock, top first: {cards}", cards=" ".join(card_text(card, style) for card in stock)
-                                    or tr(text("(empty)")))))
-    lines.append(" " + status_line(game, style, extras))
+        lines.append(left_to_right(" " + tr(text("stock, top first: {cards}", cards=" ".join(
+            card_text(card, style) for card in stock) or tr(text("(empty)"))))))
+    lines.append(left_to_right(" " + status_line(game, style, extras)))
     termination = game.termination
     if termination is not None:
         lines.append(" " + _paint(tr(termination.message), style, _BOLD))

@@ -10,12 +10,13 @@ import typer
 from ..engine.errors import quoted
 from ..engine.game import Game
 from ..engine.position import Outcome, Termination
+from ..engine.text import joined, plural, text
 from ..storage.save import Replay, SaveData, read_save, replay as replay_save
-from .render import Style, game_state, render_board
+from .render import OUTCOME_WORDS, TERMINATION_WORDS, Style, game_state, render_board
 from .app import app
 from .completion import complete_expect
 from .common import (
-    AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, counted, reporting,
+    AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, reporting,
     say_error, shown, usage_error,
 )
 from .exit_codes import ExitStatus
@@ -74,7 +75,8 @@ def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, An
             del state["history"]
             documents.append({"action": number, "move": move, "state": state})
         else:
-            echo(f"-- start of {data.deal}" if move is None else f"-- action {number}: {move}")
+            echo(text("-- start of {code}", code=data.deal) if move is None
+                 else text("-- action {number}: {move}", number=number, move=move))
             echo(render_board(game, style))
             echo()
 
@@ -86,32 +88,37 @@ def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, An
     return documents
 
 
-def _expected(text: str) -> Expectation:
+def _expected(value: str) -> Expectation:
     """The status or termination ``--expect`` names (any case); a usage error listing them otherwise."""
     for member in (*Outcome, *Termination):
-        if member.value == text.lower():
+        if member.value == value.lower():
             return member
     known = ", ".join(member.value for member in (*Outcome, *Termination))
-    raise usage_error(f"--expect {quoted(text)}: expected one of {known}")
+    raise usage_error(text("--expect {value}: expected one of {known}", value=quoted(value), known=known))
 
 
 def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, Any]]) -> str:
     game = result.game
-    verdict = "agrees with the file" if result.first is None else "DIVERGES from the file"
-    lost = game.outcome is Outcome.LOST and game.termination is not None
-    ending = f"lost ({game.termination.value})" if lost else game.outcome.value
-    lines = [
-        f"replay {shown(path)}: {counted(len(data.history), '{count} action', '{count} actions')}, score {game.score}, "
-        f"moves {game.move_count}, {ending}: {verdict}"
-    ]
+    verdict = text("agrees with the file") if result.first is None else text("DIVERGES from the file")
+    if game.outcome is Outcome.LOST and game.termination is not None:
+        ending = text("lost ({how})", how=TERMINATION_WORDS[game.termination])
+    else:
+        ending = OUTCOME_WORDS[game.outcome]
+    lines = [text("replay {name}: {actions}, score {score}, moves {moves}, {ending}: {verdict}", name=shown(path),
+                  actions=plural("{count} action", "{count} actions", len(data.history)), score=game.score,
+                  moves=game.move_count, ending=ending, verdict=verdict)]
     if data.format == 1 and data.status is not game.outcome and result.first is None:
-        lines.append(f"  save format 1: its status {data.status.value} agrees with that format's end rule (draws "
-                     f"and recycles stayed legal at a dead position); by today's the game is {ending}")
-    lines += [f"  {divergence.message}" for divergence in result.divergences]
+        lines.append(text("  save format 1: its status {status} agrees with that format's end rule (draws and "
+                          "recycles stayed legal at a dead position); by today's the game is {ending}",
+                          status=OUTCOME_WORDS[data.status], ending=ending))
+    lines += [text("  {divergence}", divergence=divergence.message) for divergence in result.divergences]
     for check in checks:
-        result = "ok" if check["ok"] else f"FAILED, got {check['actual']}"
-        lines.append(f"  expect {check['check']} {check['expected']}: {result}")
-    return "\n".join(lines)
+        if check["ok"]:
+            lines.append(text("  expect {check} {expected}: ok", check=check["check"], expected=check["expected"]))
+        else:
+            lines.append(text("  expect {check} {expected}: FAILED, got {actual}", check=check["check"],
+                              expected=check["expected"], actual=check["actual"]))
+    return joined(lines, "\n")
 
 
 @app.command(help=REPLAY_HELP, short_help="Replay a save from its deal code; check score, moves and status.",
@@ -139,15 +146,16 @@ def replay(
         expected = None if expect is None else _expected(expect)
         data = read_save(path)
         if upto is not None and not 0 <= upto <= len(data.history):
-            actions = counted(len(data.history), "{count} action", "{count} actions")
-            raise usage_error(f"--upto {upto}: the history has {actions} (0 to {len(data.history)})")
+            raise usage_error(plural("--upto {upto}: the history has {count} action (0 to {count})",
+                                     "--upto {upto}: the history has {count} actions (0 to {count})",
+                                     len(data.history), upto=upto))
         result = replay_save(data)
         checks = _expectations(result.game, expected, expect_score)
         board_game = result.game if upto is None else _prefix_game(data, upto)
         steps = _steps(data, style, json_output) if step else []
         failures = [divergence.message for divergence in result.divergences]
-        failures += [f"expected {check['check']} {check['expected']}, replay gives {check['actual']}"
-                     for check in checks if not check["ok"]]
+        failures += [text("expected {check} {expected}, replay gives {actual}", check=check["check"],
+                          expected=check["expected"], actual=check["actual"]) for check in checks if not check["ok"]]
         if json_output:
             document = _document(path, data, result, checks, board_game, steps, upto)
             if failures:
@@ -160,7 +168,7 @@ def replay(
                 echo(render_board(board_game, style))
             echo(_report(path, data, result, checks))
             if failures:
-                say_error(f"{path}: {failures[0]}")
+                say_error(text("{name}: {failure}", name=str(path), failure=failures[0]))
         if failures:
             raise typer.Exit(int(ExitStatus.CHECK_FAILED))
 

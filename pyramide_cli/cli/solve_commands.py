@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from ..engine.text import plural, text
 from ..storage.files import SaveLock, check_output
 from .app import app
-from .common import CommandError, JsonOption, counted, echo, emit_json, reporting, shown, usage_error
+from .common import CommandError, JsonOption, echo, emit_json, reporting, shown, usage_error
 from .exit_codes import ExitStatus
 
 if TYPE_CHECKING:  # the solver and the analysis are imported inside the commands
@@ -68,9 +69,9 @@ def _limits(max_states: int | None, timeout: float | None) -> SolveLimits:
     from ..solver import DEFAULT_LIMITS, SolveLimits
 
     if max_states is not None and max_states < 1:
-        raise usage_error(f"--max-states {max_states}: must be at least 1")
+        raise usage_error(text("--max-states {value}: must be at least 1", value=max_states))
     if timeout is not None and not timeout > 0:
-        raise usage_error(f"--timeout {timeout}: must be a positive number of seconds")
+        raise usage_error(text("--timeout {value}: must be a positive number of seconds", value=timeout))
     return SolveLimits(max_states=DEFAULT_LIMITS.max_states if max_states is None else max_states, timeout=timeout)
 
 
@@ -121,7 +122,7 @@ def solve(
             if result.winnable:
                 echo(" ".join(str(move) for move in result.solution))
             if written:
-                echo(f"saved to {shown(written)}")
+                echo(text("saved to {name}", name=shown(written)))
         if status is not ExitStatus.OK:
             raise typer.Exit(int(status))  # unwinnable: an answer, with its own status (like grep's 1)
 
@@ -129,18 +130,22 @@ def solve(
 def _verdict_message(result: SolveResult) -> str:
     from ..solver import Limit, Verdict
 
-    figures = counted(result.states, "{count:,} position", "{count:,} positions") + f", {result.seconds:.3f} s"
+    figures = plural("{count:,} position, {seconds} s", "{count:,} positions, {seconds} s", result.states,
+                     seconds=f"{result.seconds:.3f}")
     if result.verdict is Verdict.WINNABLE:
-        actions = counted(len(result.solution), "{count} action", "{count} actions")
+        actions = plural("{count} action", "{count} actions", len(result.solution))
         if result.optimal:
-            return f"winnable: fewest actions, {actions} ({figures})"
-        return f"winnable: a winning line, {actions} ({figures})"
+            return text("winnable: fewest actions, {actions} ({figures})", actions=actions, figures=figures)
+        return text("winnable: a winning line, {actions} ({figures})", actions=actions, figures=figures)
     if result.verdict is Verdict.UNWINNABLE:
-        return (f"unwinnable: proven by exhaustive search; at most {result.max_pyramid_removed} of 28 pyramid cards "
-                f"and {result.max_removed} of 52 cards in all can be off the table ({figures})")
+        return text("unwinnable: proven by exhaustive search; at most {pyramid} of 28 pyramid cards "
+                    "and {cards} of 52 cards in all can be off the table ({figures})",
+                    pyramid=result.max_pyramid_removed, cards=result.max_removed, figures=figures)
     if result.limit is Limit.TIMEOUT:
-        return f"unknown: the --timeout struck before a verdict ({figures}); raise it, or leave it out"
-    return f"unknown: the search used its whole budget before a verdict ({figures}); raise --max-states"
+        return text("unknown: the --timeout struck before a verdict ({figures}); raise it, or leave it out",
+                    figures=figures)
+    return text("unknown: the search used its whole budget before a verdict ({figures}); raise --max-states",
+                figures=figures)
 
 
 def _write_solution(path: Path, game: Game, data: SaveData | None, solution: Sequence[Move], force: bool) -> str:
@@ -176,4 +181,4 @@ def hint(
         if json_output:
             emit_json({"ok": True, "file": source, "deal": game.deal.code, **given.to_dict()})
         else:
-            echo(str(given))
+            echo(given.text)

@@ -11,11 +11,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from ..engine.errors import quoted, quoted_name
+from ..engine.level import LEVEL_WORDS
+from ..engine.text import message_of, plural, text
+from ..i18n import for_display, left_to_right, tr
 from ..storage.files import check_output, csv_output
 from .app import app
 from .completion import complete_level, complete_rules
 from .common import (
-    CommandError, DbOption, JsonOption, counted, echo, emit_json, reporting, shown, stats_db, usage_error,
+    CommandError, DbOption, JsonOption, echo, emit_json, reporting, shown, stats_db, usage_error,
 )
 from .exit_codes import ExitStatus
 
@@ -46,7 +49,7 @@ Exit: 0 ok, 2 bad option, 4 the database is damaged or newer than this pyramide,
 read, or the CSV file exists (without --force) or cannot be written.
 """
 
-STATS_CSV = csv_output("a statistics CSV", "finished_at")
+STATS_CSV = csv_output(text("a statistics CSV"), "finished_at")
 """What ``--csv --force`` may replace: an earlier export (its header starts with ``finished_at``) or an empty file."""
 FORCE_HELP = "Overwrite the --csv file if it exists (only a statistics CSV or an empty file)."
 CHART_DAYS = 14
@@ -83,13 +86,13 @@ def stats(
                 return
             chosen_rules, chosen_level = _filters(rules, level)
             if last < 0:
-                raise usage_error(f"--last {last}: must be 0 or more")
+                raise usage_error(text("--last {value}: must be 0 or more", value=last))
             if csv_file is not None:
                 check_output(csv_file, force, STATS_CSV)
             _report(database, chosen_rules, chosen_level, last, csv_file, force, json_output, ascii)
         except StatsError as error:
             status = ExitStatus.BAD_INPUT if error.bad_file else ExitStatus.FILE_ERROR
-            raise CommandError(str(error), status, database=str(database.path)) from None
+            raise CommandError(message_of(error), status, database=str(database.path)) from None
 
 
 def _filters(rules: str | None, level: str | None) -> tuple[str | None, str | None]:
@@ -99,7 +102,7 @@ def _filters(rules: str | None, level: str | None) -> tuple[str | None, str | No
     chosen_rules = None if rules is None else Rules.parse(rules).name
     names = [known.value for known in LEVELS]
     if level is not None and level.lower() not in names:
-        raise usage_error(f"--level {quoted(level)}: expected one of {', '.join(names)}")
+        raise usage_error(text("--level {value}: expected one of {known}", value=quoted(level), known=", ".join(names)))
     return chosen_rules, None if level is None else level.lower()
 
 
@@ -107,22 +110,26 @@ def _reset(database: StatsDB, yes: bool, json_output: bool) -> None:
     count = len(database.games()) if database.path.exists() else 0
     if not yes:
         if json_output:
-            raise usage_error("stats --reset --json cannot ask: add --yes to delete every recorded game")
-        sys.stderr.write(f"Delete the {counted(count, '{count} game', '{count} games')} recorded in "
-                         f"{quoted_name(database.path)}? [y/N] ")
+            raise usage_error(text("stats --reset --json cannot ask: add --yes to delete every recorded game"))
+        question = plural("Delete the {count} game recorded in {name}? [y/N] ",
+                          "Delete the {count} games recorded in {name}? [y/N] ", count, name=quoted_name(database.path))
+        sys.stderr.write(for_display(tr(question)))
         sys.stderr.flush()
         answer = sys.stdin.readline()
         if not answer:
             sys.stderr.write("\n")
-            raise usage_error("stats --reset asks before deleting: answer y, or add --yes")
-        if answer.strip().lower() not in ("y", "yes"):
-            echo("Nothing deleted.")
+            raise usage_error(text("stats --reset asks before deleting: answer y, or add --yes"))
+        from .interactive import YES_WORDS
+
+        if answer.strip().lower() not in YES_WORDS:
+            echo(text("Nothing deleted."))
             return
     deleted = database.reset()
     if json_output:
         emit_json({"ok": True, "database": str(database.path), "deleted": deleted})
     else:
-        echo(f"Deleted {counted(deleted, '{count} game', '{count} games')} from {shown(database.path)}.")
+        echo(plural("Deleted {count} game from {name}.", "Deleted {count} games from {name}.", deleted,
+                    name=shown(database.path)))
 
 
 def _report(database: StatsDB, rules: str | None, level: str | None, last: int, csv_file: str | None,
@@ -138,8 +145,9 @@ def _report(database: StatsDB, rules: str | None, level: str | None, last: int, 
         return
     echo(stats_text(summary, rules, level, last, ascii=ascii or not _can_draw_blocks()))
     if written is not None:
-        echo(f"{counted(len(games), '{count} game', '{count} games')} written to {shown(written)}")
-    echo(f"Database: {shown(database.path)}")
+        echo(plural("{count} game written to {name}", "{count} games written to {name}", len(games),
+                    name=shown(written)))
+    echo(text("Database: {name}", name=shown(database.path)))
 
 
 def _can_draw_blocks() -> bool:
@@ -183,60 +191,79 @@ def stats_document(summary: Summary, rules: str | None, level: str | None, last:
 
 # -- text --------------------------------------------------------------------------------------
 def stats_text(summary: Summary, rules: str | None, level: str | None, last: int, ascii: bool = False) -> str:
-    """The report ``pyramide stats`` prints."""
-    from .render import format_duration
+    """The report ``pyramide stats`` prints, in the reader's language (the table keeps its columns)."""
+    from .render import format_duration, table
 
-    scope = " ".join(part for part in (f"rules {rules}" if rules else "", f"level {level}" if level else "") if part)
+    scope = _scope(rules, level)
     if not summary.played:
-        where = f" ({scope})" if scope else ""
-        return (f"No games recorded yet{where}.  A game is counted when it ends in `pyramide play`: "
-                "won, lost or resigned.")
-    lines = [
-        ("Statistics" + (f" ({scope})" if scope else "") + ": "
-         + counted(summary.played, "{count} game played", "{count} games played")
-         + f", {summary.won} won ({100 * (summary.win_rate or 0):.1f} %)"),
-        (f"Streak of wins: {summary.current_streak} now, {summary.best_streak} at best"),
-    ]
+        if scope is None:
+            return tr(text("No games recorded yet.  A game is counted when it ends in `pyramide play`: "
+                           "won, lost or resigned."))
+        return tr(text("No games recorded yet ({scope}).  A game is counted when it ends in `pyramide play`: "
+                       "won, lost or resigned.", scope=scope))
+    played = plural("{count} game played", "{count} games played", summary.played)
+    rate = f"{100 * (summary.win_rate or 0):.1f}"
+    if scope is None:
+        headline = text("Statistics: {played}, {won} won ({rate} %)", played=played, won=summary.won, rate=rate)
+    else:
+        headline = text("Statistics ({scope}): {played}, {won} won ({rate} %)", scope=scope, played=played,
+                        won=summary.won, rate=rate)
+    lines = [tr(headline), tr(text("Streak of wins: {now} now, {best} at best", now=summary.current_streak,
+                                   best=summary.best_streak))]
     if summary.daily_done:
-        lines.append(counted(summary.daily_done, "Daily deals: {count} done", "Daily deals: {count} done")
-                     + f", {summary.daily_won} won")
-    lines += ["", f"{'rules':<12} {'level':<7} {'played':>6} {'won':>5} {'win %':>7} {'best time':>10} "
-                  f"{'fewest moves':>13}"]
-    for group in summary.groups:
-        best = "-" if group.best_time is None else format_duration(group.best_time)
-        fewest = "-" if group.fewest_moves is None else str(group.fewest_moves)
-        lines.append(f"{group.rules:<12} {group.level or '-':<7} {group.played:>6} {group.won:>5} "
-                     f"{100 * (group.win_rate or 0):>6.1f}% {best:>10} {fewest:>13}")
+        lines.append(tr(plural("Daily deals: {count} done, {won} won", "Daily deals: {count} done, {won} won",
+                               summary.daily_done, won=summary.daily_won)))
+    rows = [[group.rules, tr(LEVEL_NAMES.get(group.level, group.level or "-")), str(group.played), str(group.won),
+             f"{100 * (group.win_rate or 0):.1f}%",
+             "-" if group.best_time is None else format_duration(group.best_time),
+             "-" if group.fewest_moves is None else str(group.fewest_moves)] for group in summary.groups]
+    headers = text("rules|level|played|won|win %|best time|fewest moves")
+    lines += [""] + table(headers, rows, widths=(12, 7, 6, 5, 7, 10, 13), right=(2, 3, 4, 5, 6))
     if last:
-        lines += ["", "Last games, newest first:"]
+        lines += ["", tr(text("Last games, newest first:"))]
         for game in reversed(summary.games[-last:]):
-            lines.append("  " + game_line(game))
-    lines += ["", "Results by day (" + ("# won, . lost" if ascii else "■ won, □ lost") + "):"]
-    lines += ["  " + line for line in chart_lines(summary.games, ascii)]
+            lines.append(left_to_right("  " + game_line(game)))
+    legend = text("Results by day (# won, . lost):") if ascii else text("Results by day (■ won, □ lost):")
+    lines += ["", tr(legend)]
+    lines += [left_to_right("  " + line) for line in chart_lines(summary.games, ascii)]
     return "\n".join(lines)
 
 
-RESULT_WORDS = {"cleared": "won", "no-moves": "lost", "dead": "lost (dead)", "resigned": "resigned"}
+def _scope(rules: str | None, level: str | None) -> str | None:
+    """``rules T, level hard`` (the filters of the report), or ``None``."""
+    if rules and level:
+        return text("rules {rules}, level {level}", rules=rules, level=LEVEL_NAMES.get(level, level))
+    if rules:
+        return text("rules {rules}", rules=rules)
+    if level:
+        return text("level {level}", level=LEVEL_NAMES.get(level, level))
+    return None
+
+
+RESULT_WORDS = {"cleared": text("won"), "no-moves": text("lost"), "dead": text("lost (dead)"),
+                "resigned": text("resigned")}
+LEVEL_NAMES: dict[str | None, str] = {level.value: word for level, word in LEVEL_WORDS.items()}
 
 
 def game_line(game: GameRecord) -> str:
-    """``2026-11-30 22:14  PY1-N-AAAAAAS  N  medium  won  280  74 moves  4:12  1 hint  3 undos``"""
+    """``2026-11-30 22:14  PY1-N-AAAAAAS  N  medium  won  280  74 moves  4:12  1 hint  3 undos``
+    (in the reader's language)."""
     from .render import format_duration
 
-    parts = [local_time(game.finished_at), game.deal, game.rules]
+    parts: list[str] = [local_time(game.finished_at), game.deal, game.rules]
     if game.level:
-        parts.append(game.level)
+        parts.append(LEVEL_NAMES.get(game.level, game.level))
     if game.daily:
-        parts.append(f"daily {game.daily}")
+        parts.append(text("daily {date}", date=game.daily))
     parts += [
         RESULT_WORDS.get(game.termination, game.result),
-        f"score {game.score}",
-        counted(game.moves, "{count} move", "{count} moves"),
-        f"time {format_duration(game.time_played)}" if game.time_played else "untimed",
-        counted(game.hints, "{count} hint", "{count} hints"),
-        counted(game.undos, "{count} undo", "{count} undos"),
+        text("score {score}", score=game.score),
+        plural("{count} move", "{count} moves", game.moves),
+        text("time {time}", time=format_duration(game.time_played)) if game.time_played else text("untimed"),
+        plural("{count} hint", "{count} hints", game.hints),
+        plural("{count} undo", "{count} undos", game.undos),
     ]
-    return "  ".join(parts)
+    return "  ".join(tr(part) for part in parts)
 
 
 def local_time(stamp: str) -> str:
@@ -262,5 +289,6 @@ def chart_lines(games: list[GameRecord], ascii: bool = False) -> list[str]:
     for day, results in list(days.items())[-CHART_DAYS:]:
         marks = "".join(won_mark if won else lost_mark for won in results[:CHART_WIDTH])
         more = f" +{len(results) - CHART_WIDTH}" if len(results) > CHART_WIDTH else ""
-        lines.append(f"{day}  {marks + more:<{CHART_WIDTH + 5}} {sum(results)} of {len(results)} won")
+        lines.append(f"{day}  {marks + more:<{CHART_WIDTH + 5}} "
+                     + tr(text("{won} of {count} won", won=sum(results), count=len(results))))
     return lines

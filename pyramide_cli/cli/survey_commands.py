@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from ..engine.text import joined, message_of, plural, text
 from .app import app
 from ..storage.files import check_output, csv_output
 from .common import (
-    CommandError, JsonOption, counted, echo, emit_json, error_document, reporting, say_error, shown, usage_error,
+    CommandError, JsonOption, echo, emit_json, error_document, reporting, say_error, shown, usage_error,
 )
 from .completion import complete_rules
 from .exit_codes import ExitStatus
@@ -119,7 +120,7 @@ def survey(
         if merge is not None:
             _refuse_with("--merge", solving)
             if store is None:
-                raise usage_error("--merge FILE adds FILE's rows to a --store: give --store too")
+                raise usage_error(text("--merge FILE adds FILE's rows to a --store: give --store too"))
             return _merge(store, merge, json_output)
         _check_run_options(jobs, cluster, chunk, store, resume, csv_file, timeout)
         from ..analysis.cluster import ClusterError
@@ -130,30 +131,30 @@ def survey(
             return _memory_run(rules, deals, jobs, cluster, chunk, optimal, _limits(max_states, timeout), csv_file,
                                force, json_output)
         except ClusterError as error:  # the cluster's trouble, like a file's: exit 5
-            raise CommandError(str(error), ExitStatus.FILE_ERROR) from None
+            raise CommandError(message_of(error), ExitStatus.FILE_ERROR) from None
 
 
 def _refuse_with(option: str, others: dict[str, Any]) -> None:
     given = [name for name, value in others.items() if value is not None]
     if given:
-        raise usage_error(f"{option} does not go with {', '.join(given)}")
+        raise usage_error(text("{option} does not go with {others}", option=option, others=", ".join(given)))
 
 
 def _check_run_options(jobs: int, cluster: str | None, chunk: int | None, store: str | None, resume: bool,
                        csv_file: str | None, timeout: float | None) -> None:
     if jobs < 1:
-        raise usage_error(f"--jobs {jobs}: must be at least 1")
+        raise usage_error(text("--jobs {value}: must be at least 1", value=jobs))
     if cluster is not None and jobs != 1:
-        raise usage_error("--jobs and --cluster do not go together: --cluster local:N runs N processes here")
+        raise usage_error(text("--jobs and --cluster do not go together: --cluster local:N runs N processes here"))
     if chunk is not None and (cluster is None or chunk < 1):
-        raise usage_error("--chunk N needs --cluster, and N at least 1")
+        raise usage_error(text("--chunk N needs --cluster, and N at least 1"))
     if resume and store is None:
-        raise usage_error("--resume continues a --store: give --store FILE")
+        raise usage_error(text("--resume continues a --store: give --store FILE"))
     if store is not None and csv_file is not None:
-        raise usage_error("--csv does not go with --store: read a store with --report, or with sqlite3")
+        raise usage_error(text("--csv does not go with --store: read a store with --report, or with sqlite3"))
     if timeout is not None and (store is not None or cluster is not None):
-        raise usage_error("--timeout does not go with --store or --cluster: their verdicts must not depend on the "
-                          "machine's load; use --max-states")
+        raise usage_error(text("--timeout does not go with --store or --cluster: their verdicts must not depend on "
+                               "the machine's load; use --max-states"))
 
 
 def _cluster_spec(cluster: str | None) -> ClusterSpec | None:
@@ -165,9 +166,9 @@ def _cluster_spec(cluster: str | None) -> ClusterSpec | None:
         spec = ClusterSpec.parse(cluster)
         import_distributed()
     except ValueError as error:
-        raise usage_error(str(error)) from None
+        raise usage_error(message_of(error)) from None
     except ClusterUnavailableError as error:
-        raise usage_error(str(error)) from None
+        raise usage_error(message_of(error)) from None
     return spec
 
 
@@ -211,13 +212,13 @@ def _store_run(path: str, resume: bool, rules: str | None, deals: str | None, jo
     from ..solver import DEFAULT_LIMITS, SolveLimits
 
     if max_states is not None and max_states < 1:
-        raise usage_error(f"--max-states {max_states}: must be at least 1")
+        raise usage_error(text("--max-states {value}: must be at least 1", value=max_states))
     spec = _cluster_spec(cluster)
     default_states = DEFAULT_LIMITS.max_states or 5_000_000
     try:
         run = stored_survey.begin(path, resume, rules, deals, max_states, default_states, optimal)
     except ValueError as error:
-        raise usage_error(str(error)) from None
+        raise usage_error(message_of(error)) from None
     with run.store:
         identity = run.store.identity
         limits = SolveLimits(max_states=identity.max_states, timeout=None)  # positions only: no clock decides
@@ -230,22 +231,26 @@ def _store_run(path: str, resume: bool, rules: str | None, deals: str | None, jo
                                                         identity.optimal, chunk), bar)
         except KeyboardInterrupt:
             kept = run.store.count(run.numbers)
-            _interrupted(f"interrupted: {kept:,} of {len(run.numbers):,} deals are in {shown(path)} "
-                         f"({kept - run.already:,} solved by this run); `pyramide survey --store {shown(path)} "
-                         f"--resume` goes on", json_output)
+            _interrupted(text("interrupted: {kept:,} of {total:,} deals are in {name} ({solved:,} solved by this "
+                              "run); `pyramide survey --store {name} --resume` goes on", kept=kept,
+                              total=len(run.numbers), name=shown(path), solved=kept - run.already), json_output)
         seconds = time.perf_counter() - started
         solved = run.store.count(run.numbers) - run.already
         summary = report_of(run.store)
-    where = f"cluster {spec}" if spec else f"{jobs} process{'es' if jobs > 1 else ''}"
+    where = text("cluster {spec}", spec=str(spec)) if spec else plural("{count} process", "{count} processes", jobs)
     run_figures = {"solved": solved, "already_stored": run.already, "seconds": round(seconds, 3),
                    "deals_per_second": round(solved / seconds, 1) if seconds > 0 else None, "on": where}
     if json_output:
         emit_json({"ok": True, **summary.to_dict(), "run": run_figures})
         return
     echo(summary.render())
-    rate = f" ({run_figures['deals_per_second']:,} deals/s)" if solved else ""
-    echo(f"this run: {solved:,} deals solved on {where} in {seconds:.1f} s{rate}; "
-         f"{run.already:,} were stored before")
+    if solved:
+        echo(text("this run: {solved:,} deals solved on {where} in {seconds} s ({speed:,} deals/s); {stored:,} were "
+                  "stored before", solved=solved, where=where, seconds=f"{seconds:.1f}",
+                  speed=run_figures["deals_per_second"], stored=run.already))
+    else:
+        echo(text("this run: {solved:,} deals solved on {where} in {seconds} s; {stored:,} were stored before",
+                  solved=solved, where=where, seconds=f"{seconds:.1f}", stored=run.already))
 
 
 def _memory_run(rules: str | None, deals: str | None, jobs: int, cluster: str | None, chunk: int | None,
@@ -255,11 +260,11 @@ def _memory_run(rules: str | None, deals: str | None, jobs: int, cluster: str | 
 
     chosen = Rules.parse(rules or "N")
     if deals is None:
-        raise usage_error("--deals A-B is needed (or --report FILE to read a store)")
+        raise usage_error(text("--deals A-B is needed (or --report FILE to read a store)"))
     try:
         numbers = parse_deal_range(deals)
     except ValueError as error:
-        raise usage_error(str(error)) from None
+        raise usage_error(message_of(error)) from None
     spec = _cluster_spec(cluster)
     if csv_file is not None:
         check_output(csv_file, force, SURVEY_CSV)  # before the survey, not after it
@@ -275,8 +280,8 @@ def _memory_run(rules: str | None, deals: str | None, jobs: int, cluster: str | 
                 if bar is not None:
                     bar(1)
     except KeyboardInterrupt:
-        _interrupted(f"interrupted after {len(outcomes):,} deals; nothing kept (--store FILE keeps results as they "
-                     f"come)", json_output)
+        _interrupted(text("interrupted after {count:,} deals; nothing kept (--store FILE keeps results as they come)",
+                          count=len(outcomes)), json_output)
     outcomes.sort(key=lambda outcome: outcome.number)
     result = SurveyReport(chosen.name, tuple(outcomes))
     summary = result.summary()
@@ -309,7 +314,7 @@ def _report(files: list[str], json_output: bool) -> None:
     if json_output:
         emit_json({"ok": True, "stores": [item.to_dict() for item in reports]})
     else:
-        echo("\n\n".join(item.render() for item in reports))
+        echo(joined((item.render() for item in reports), "\n\n"))
 
 
 def _merge(target: str, source: str, json_output: bool) -> None:
@@ -327,8 +332,9 @@ def _merge(target: str, source: str, json_output: bool) -> None:
         emit_json({"ok": True, "store": target, "merged": source, "added": added, "already_stored": present,
                    "deals": total})
     else:
-        echo(f"merged {source!r} into {target!r}: {added:,} deals added, {present:,} already there with the same "
-             f"results; {total:,} deals in all")
+        echo(text("merged {source!r} into {target!r}: {added:,} deals added, {present:,} already there with the "
+                  "same results; {total:,} deals in all", source=source, target=target, added=added, present=present,
+                  total=total))
 
 
 def _show_bar(json_output: bool) -> bool:
@@ -364,7 +370,7 @@ class _progress:
             self._bar.__exit__(*exc)
 
 
-SURVEY_CSV = csv_output("a survey CSV", "number")
+SURVEY_CSV = csv_output(text("a survey CSV"), "number")
 
 
 def _write_csv(path: Path, report: SurveyReport) -> str:
@@ -387,17 +393,21 @@ def _survey_text(summary: dict[str, Any]) -> str:
     low, high = summary["ci95"]
     seconds, states = summary["seconds"], summary["states"]
     lines = [
-        (f"rules {summary['rules']}, deals {summary['first']}-{summary['last']} "
-         f"({counted(deals, '{count} deal', '{count} deals')})"),
-        (f"  winnable   {summary['winnable']:>6}  {summary['winnable_percent']:6.2f} %  "
-         f"(95 % CI {low:.2f}-{high:.2f} %)"),
-        f"  unwinnable {summary['unwinnable']:>6}  {100 * summary['unwinnable'] / deals:6.2f} %",
-        f"  unknown    {summary['unknown']:>6}  {100 * summary['unknown'] / deals:6.2f} %",
-        (f"  time   mean {1000 * seconds['mean']:.1f} ms, median {1000 * seconds['median']:.1f} ms, "
-         f"p99 {1000 * seconds['p99']:.1f} ms, max {1000 * seconds['max']:.1f} ms"),
-        (f"  states mean {states['mean']:,.0f}, median {states['median']:,.0f}, p99 {states['p99']:,.0f}, "
-         f"max {states['max']:,.0f}"),
+        plural("rules {rules}, deals {first}-{last} ({count} deal)",
+               "rules {rules}, deals {first}-{last} ({count} deals)", deals, rules=summary["rules"],
+               first=summary["first"], last=summary["last"]),
+        text("  winnable   {count:>6}  {percent:6.2f} %  (95 % CI {low:.2f}-{high:.2f} %)", count=summary["winnable"],
+             percent=summary["winnable_percent"], low=low, high=high),
+        text("  unwinnable {count:>6}  {percent:6.2f} %", count=summary["unwinnable"],
+             percent=100 * summary["unwinnable"] / deals),
+        text("  unknown    {count:>6}  {percent:6.2f} %", count=summary["unknown"],
+             percent=100 * summary["unknown"] / deals),
+        text("  time   mean {mean:.1f} ms, median {median:.1f} ms, p99 {p99:.1f} ms, max {max:.1f} ms",
+             mean=1000 * seconds["mean"], median=1000 * seconds["median"], p99=1000 * seconds["p99"],
+             max=1000 * seconds["max"]),
+        text("  states mean {mean:,.0f}, median {median:,.0f}, p99 {p99:,.0f}, max {max:,.0f}", mean=states["mean"],
+             median=states["median"], p99=states["p99"], max=states["max"]),
     ]
     if "csv" in summary:
-        lines.append(f"  rows written to {shown(summary['csv'])}")
-    return "\n".join(lines)
+        lines.append(text("  rows written to {name}", name=shown(summary["csv"])))
+    return joined(lines, "\n")

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..engine.deal import Deal, looks_like_code
 from ..engine.errors import quoted_name
 from ..engine.game import Game
+from ..engine.text import text
 from ..storage.files import FileAccessError, FileContentError, read_text
 from ..storage.save import LAYOUT_KEY, SaveData, SaveFileError, game_from_save, parse_save, save_source
 
@@ -26,19 +27,22 @@ def load_target(target: str) -> tuple[Game, SaveData | None, str | None]:
     path = Path(target)
     if _exists(path):
         try:
-            text = read_text(path)
+            content = read_text(path)
         except FileContentError as error:
-            raise SaveFileError(f"bad file {quoted_name(target)}: {error.problem}") from None
-        if _LAYOUT_LINE.search(text):
+            raise SaveFileError(text("bad file {name}: {problem}", name=quoted_name(target),
+                                     problem=error.problem)) from None
+        if _LAYOUT_LINE.search(content):
             from ..storage.layout_file import parse_layout
 
-            return Game(parse_layout(text, f"bad layout file {quoted_name(target)}")), None, str(path)
+            source = text("bad layout file {name}", name=quoted_name(target))
+            return Game(parse_layout(content, source)), None, str(path)
         source = save_source(target)
-        data = parse_save(text, source)
+        data = parse_save(content, source)
         return game_from_save(data, source), data, str(path)
     if looks_like_code(target):
         return Game(Deal.from_code(target)), None, None
-    raise FileAccessError(f"cannot read {quoted_name(target)}: no such file (nor a deal code such as PY1-N-AAAAAAS)")
+    raise FileAccessError(text("cannot read {name}: no such file (nor a deal code such as PY1-N-AAAAAAS)",
+                               name=quoted_name(target)))
 
 
 def _exists(path: Path) -> bool:

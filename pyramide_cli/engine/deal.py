@@ -25,6 +25,7 @@ from .cards import CARDS, Card, parse_card
 from .errors import CardError, DealCodeError, RulesError, quoted
 from .layout import PYRAMID_SIZE, ROWS
 from .rules import Rules
+from .text import message_of, text
 
 CODE_VERSION = "PY1"
 BASE32_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
@@ -54,7 +55,8 @@ def shuffled_deck(deal_number: int) -> tuple[Card, ...]:
     and swap positions ``i`` and ``x mod (i + 1)``.
     """
     if not 0 <= deal_number <= MAX_DEAL_NUMBER:
-        raise DealCodeError(f"deal number {deal_number} out of range 0-{MAX_DEAL_NUMBER}")
+        raise DealCodeError(text("deal number {number} out of range 0-{most}", number=deal_number,
+                                 most=MAX_DEAL_NUMBER))
     deck = list(range(52))
     numbers = splitmix64(deal_number)
     for i in range(51, 0, -1):
@@ -70,18 +72,17 @@ def encode_base32(value: int, length: int) -> str:
         digits.append(BASE32_ALPHABET[value & 31])
         value >>= 5
     if value:
-        raise DealCodeError(f"value too large for {length} base32 characters")
+        raise DealCodeError(text("value too large for {length} base32 characters", length=length))
     return "".join(reversed(digits))
 
 
-def decode_base32(text: str) -> int:
+def decode_base32(digits: str) -> int:
     value = 0
-    for position, char in enumerate(text):
+    for position, char in enumerate(digits):
         digit = BASE32_ALPHABET.find(char)
         if digit < 0:
-            raise DealCodeError(
-                f"bad character {char!r} at position {position + 1} of {quoted(text)}: base32 uses A-Z and 2-7"
-            )
+            raise DealCodeError(text("bad character {char!r} at position {position} of {code}: base32 uses A-Z and 2-7",
+                                     char=char, position=position + 1, code=quoted(digits)))
         value = value * 32 + digit
     return value
 
@@ -118,7 +119,7 @@ class Deal:
 
     def __post_init__(self) -> None:
         if len(self.cards) != 52 or len(set(self.cards)) != 52:
-            raise DealCodeError("a deal needs each of the 52 cards exactly once")
+            raise DealCodeError(text("a deal needs each of the 52 cards exactly once"))
         index = [0] * 52
         for position, card in enumerate(self.cards):
             index[card] = position
@@ -133,34 +134,35 @@ class Deal:
     def from_code(cls, code: str) -> Deal:
         """Read ``PY1-N-AAAAAAS`` (case-insensitive); errors say what is wrong with the code."""
         if not isinstance(code, str):
-            raise DealCodeError(f"not a deal code: {quoted(code)}")
-        text = code.strip().upper()
-        parts = text.split("-")
+            raise DealCodeError(text("not a deal code: {code}", code=quoted(code)))
+        parts = code.strip().upper().split("-")
         if len(parts) != 3:
-            raise DealCodeError(
-                f"bad deal code {quoted(code)}: expected three parts like PY1-N-AAAAAAS (version, rules, deal)"
-            )
+            raise DealCodeError(text(
+                "bad deal code {code}: expected three parts like PY1-N-AAAAAAS (version, rules, deal)",
+                code=quoted(code)))
         version, segment, body = parts
         if version != CODE_VERSION:
-            raise DealCodeError(
-                f"bad deal code {quoted(code)}: unknown format version {quoted(version)} (this program reads PY1)")
+            raise DealCodeError(text("bad deal code {code}: unknown format version {version} (this program reads PY1)",
+                                     code=quoted(code), version=quoted(version)))
         try:
             rules = Rules.from_code_segment(segment)
         except RulesError as error:
-            raise DealCodeError(f"bad deal code {quoted(code)}: {error}") from None
+            raise DealCodeError(text("bad deal code {code}: {reason}", code=quoted(code),
+                                     reason=message_of(error))) from None
         if len(body) not in (NUMBER_LENGTH, CUSTOM_LENGTH):
-            raise DealCodeError(
-                f"bad deal code {quoted(code)}: the deal part has {len(body)} characters; "
-                f"expected {NUMBER_LENGTH} (numbered deal) or {CUSTOM_LENGTH} (custom deal)"
-            )
+            raise DealCodeError(text(
+                "bad deal code {code}: the deal part has {length} characters; "
+                "expected {number_length} (numbered deal) or {custom_length} (custom deal)",
+                code=quoted(code), length=len(body), number_length=NUMBER_LENGTH, custom_length=CUSTOM_LENGTH))
         try:
             value = decode_base32(body)
         except DealCodeError as error:
-            raise DealCodeError(f"bad deal code {quoted(code)}: {error}") from None
+            raise DealCodeError(text("bad deal code {code}: {reason}", code=quoted(code),
+                                     reason=message_of(error))) from None
         if len(body) == NUMBER_LENGTH:
             return cls.from_number(value, rules)
         if value >= _PERMUTATIONS:
-            raise DealCodeError(f"bad deal code {quoted(code)}: the custom deal part is out of range")
+            raise DealCodeError(text("bad deal code {code}: the custom deal part is out of range", code=quoted(code)))
         return cls(rules, lehmer_unrank(value))
 
     @classmethod
@@ -184,12 +186,12 @@ class Deal:
         """
         rules = rules or Rules()
         if len(pyramid_rows) != ROWS or any(len(row) != index + 1 for index, row in enumerate(pyramid_rows)):
-            raise DealCodeError("a pyramid needs 7 rows of 1, 2, … 7 cards")
+            raise DealCodeError(text("a pyramid needs 7 rows of 1, 2, … 7 cards"))
         pyramid = [_as_card(card) for row in pyramid_rows for card in row]
         if rules.initial_waste and waste is None:
-            raise DealCodeError(f"rules {rules.name} deal a waste card: the layout must name it")
+            raise DealCodeError(text("rules {rules} deal a waste card: the layout must name it", rules=rules.name))
         if not rules.initial_waste and waste is not None:
-            raise DealCodeError(f"rules {rules.name} deal no waste card: put it in the stock")
+            raise DealCodeError(text("rules {rules} deal no waste card: put it in the stock", rules=rules.name))
         head = pyramid + ([_as_card(waste)] if waste is not None else [])
         if stock is None:
             named = set(head)
@@ -237,19 +239,21 @@ def _as_card(card: Card | str) -> Card:
     try:
         return parse_card(card)
     except CardError as error:
-        raise DealCodeError(f"bad layout: {error}") from None
+        raise DealCodeError(text("bad layout: {reason}", reason=message_of(error))) from None
 
 
 def _check_complete(order: Sequence[Card]) -> None:
     seen: set[Card] = set()
     for card in order:
         if card in seen:
-            raise DealCodeError(f"bad layout: card {card} appears twice")
+            raise DealCodeError(text("bad layout: card {card} appears twice", card=card))
         seen.add(card)
     if len(order) != 52:
         missing = [str(card) for card in CARDS if card not in seen]
-        detail = f"; missing {' '.join(missing)}" if missing else ""
-        raise DealCodeError(f"bad layout: {len(order)} cards instead of 52{detail}")
+        if missing:
+            raise DealCodeError(text("bad layout: {count} cards instead of 52; missing {cards}",
+                                     count=len(order), cards=" ".join(missing)))
+        raise DealCodeError(text("bad layout: {count} cards instead of 52", count=len(order)))
 
 
 _CODE_SHAPE = re.compile(r"^PY\d", re.IGNORECASE)

@@ -35,6 +35,7 @@ from .layout import PYRAMID_SIZE, TALON_SIZE, free_slots
 from .moves import DRAW, RECYCLE, RESIGN, UNDO, Move, MoveKind, Refusal, refusal_error
 from .playout import DRAW_ACTION, RECYCLE_ACTION, PlayoutTables
 from .position import POINTS_PER_PYRAMID_CARD, Outcome, Position, Termination
+from .text import message_of, text
 
 UNDO_LIMIT = 100
 STOCK = "stock"
@@ -166,8 +167,8 @@ class Game:
         """The game after playing ``history`` (undos included); raises on the first illegal entry."""
         walked = cls.walk(deal, history, assist, dead_ends=dead_ends)
         if walked.refused is not None:
-            raise IllegalMoveError(f"action {walked.played + 1} of the history: {walked.refused}",
-                                   walked.refused.refusal)
+            raise IllegalMoveError(text("action {number} of the history: {reason}", number=walked.played + 1,
+                                        reason=message_of(walked.refused)), walked.refused.refusal)
         return walked.game
 
     @classmethod
@@ -556,12 +557,12 @@ def _state_of(position: Position) -> tuple[Any, ...]:
     return position.pyramid, position.talon, position.drawn, position.recycles, position.foundation
 
 
-def parse_input(text: str) -> Card | str | Move:
+def parse_input(entry: str) -> Card | str | Move:
     """Read one word of input as :meth:`Game.play` does: ``'stock'``/``'waste'`` or a card (taps), or a move.
 
     Raises :class:`MoveSyntaxError` quoting the text when it is neither.
     """
-    word = text.strip()
+    word = entry.strip()
     lowered = word.lower()
     if lowered in (STOCK, WASTE):
         return lowered
@@ -571,7 +572,7 @@ def parse_input(text: str) -> Card | str | Move:
         return parse_card(word)
     except CardError as error:
         if looks_like_card(word):
-            raise MoveSyntaxError(str(error)) from None
-        raise UnknownWordError(
-            f"unknown word {quoted(text.strip())}: a tap or move is a card (7C), a pair (10C+3S), stock, waste, "
-            "draw, recycle, undo or resign", word) from None
+            raise MoveSyntaxError(message_of(error)) from None
+        raise UnknownWordError(text(
+            "unknown word {word}: a tap or move is a card (7C), a pair (10C+3S), stock, waste, "
+            "draw, recycle, undo or resign", word=quoted(word)), word) from None

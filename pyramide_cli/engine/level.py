@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from .text import text
+
 
 class Level(str, Enum):
     """The four levels of R25, easiest first; the value is what save files and ``--json`` say."""
@@ -27,3 +29,9 @@ class Level(str, Enum):
 
 LEVELS: tuple[Level, ...] = tuple(Level)
 """The levels, easiest first."""
+LEVEL_WORDS = {Level.EASY: text("easy"), Level.MEDIUM: text("medium"), Level.HARD: text("hard"),
+               Level.EXPERT: text("expert")}
+"""The levels as a player reads them (``level hard``); the values stay English in files, JSON and options."""
+LEVEL_LABELS = {Level.EASY: text("Easy"), Level.MEDIUM: text("Medium"), Level.HARD: text("Hard"),
+                Level.EXPERT: text("Expert")}
+"""The levels as names (``a Hard deal``), in the reader's language."""

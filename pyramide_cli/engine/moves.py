@@ -23,7 +23,7 @@ from typing import Any
 
 from .cards import Card, pairs_to_thirteen, parse_card
 from .errors import CardError, IllegalMoveError, MoveSyntaxError
-from .text import text
+from .text import message_of, text
 
 
 class MoveKind(Enum):
@@ -69,7 +69,7 @@ class Move:
         if cached is not None:
             return cached
         if first == second:
-            raise MoveSyntaxError(f"a pair needs two different cards, not {first} twice")
+            raise MoveSyntaxError(text("a pair needs two different cards, not {card} twice", card=str(first)))
         high, low = (first, second) if first.rank > second.rank or (
             first.rank == second.rank and first > second) else (second, first)
         move = cls(MoveKind.PAIR, (Card(high), Card(low)))
@@ -84,30 +84,31 @@ class Move:
         return cached
 
     @classmethod
-    def parse(cls, text: str) -> Move:
+    def parse(cls, notation: str) -> Move:
         """Read a move in the notation; raises :class:`MoveSyntaxError` quoting the text."""
-        if not isinstance(text, str):
-            raise MoveSyntaxError(f"not a move: {text!r}")
-        word = text.strip().lower()
+        if not isinstance(notation, str):
+            raise MoveSyntaxError(text("not a move: {text!r}", text=notation))
+        word = notation.strip().lower()
         if word in _WORDS:
             return _WORDS[word]
-        parts = [part for part in re.split(r"\s*\+\s*|\s+", text.strip()) if part]
-        if not parts or len(parts) > 2 or (("+" in text) and len(parts) != 2):
-            raise MoveSyntaxError(
-                f"not a move: {text!r} (expected a pair like 10C+3S, a king like KD, draw, recycle, undo or resign)"
-            )
+        parts = [part for part in re.split(r"\s*\+\s*|\s+", notation.strip()) if part]
+        if not parts or len(parts) > 2 or (("+" in notation) and len(parts) != 2):
+            raise MoveSyntaxError(text(
+                "not a move: {text!r} (expected a pair like 10C+3S, a king like KD, draw, recycle, undo or resign)",
+                text=notation))
         try:
             cards = [parse_card(part) for part in parts]
         except CardError as error:
-            raise MoveSyntaxError(f"not a move: {text!r}: {error}") from None
+            raise MoveSyntaxError(text("not a move: {text!r}: {reason}", text=notation,
+                                       reason=message_of(error))) from None
         if len(cards) == 2:
             if cards[0] == cards[1]:
-                raise MoveSyntaxError(f"not a move: {text!r} names the same card twice")
+                raise MoveSyntaxError(text("not a move: {text!r} names the same card twice", text=notation))
             return cls.pair(cards[0], cards[1])
         if not cards[0].is_king:
-            raise MoveSyntaxError(
-                f"not a move: {text!r} is a single card that is not a king; name a pair such as {cards[0]}+…"
-            )
+            raise MoveSyntaxError(text(
+                "not a move: {text!r} is a single card that is not a king; name a pair such as {card}+…",
+                text=notation, card=str(cards[0])))
         return cls.king(cards[0])
 
     @property
@@ -171,11 +172,21 @@ class Refusal(Enum):
         """The message a player sees with error help on (R11, R13 use the rules' exact texts)."""
         return _MESSAGES[self]
 
+    @property
+    def reason(self) -> str:
+        """:attr:`message` as the end of a longer sentence (``illegal move '7C+7S': the sum must equal 13``)."""
+        return _REASONS[self]
+
     def message_about(self, card: str) -> str:
         """The message naming the card it is about (``Q♣ has already been removed``), for input that
         names two cards; a refusal that is not about one card keeps :attr:`message`."""
-        template = _CARD_MESSAGES.get(self)
-        return self.message if template is None else template.format(card=card)
+        if self is Refusal.BLOCKED:
+            return text("{card} is blocked by another card", card=card)
+        if self is Refusal.NOT_IN_PLAY:
+            return text("{card} is not in play", card=card)
+        if self is Refusal.ALREADY_REMOVED:
+            return text("{card} has already been removed", card=card)
+        return self.message
 
 
 _MESSAGES = {
@@ -192,17 +203,26 @@ _MESSAGES = {
     Refusal.NOTHING_TO_UNDO: text("Nothing to undo"),
     Refusal.GAME_OVER: text("The game is over"),
 }
-_CARD_MESSAGES = {
-    Refusal.BLOCKED: "{card} is blocked by another card",
-    Refusal.NOT_IN_PLAY: "{card} is not in play",
-    Refusal.ALREADY_REMOVED: "{card} has already been removed",
+_REASONS = {
+    Refusal.BLOCKED: text("this card is blocked by another card"),
+    Refusal.SUM_NOT_13: text("the sum must equal 13"),
+    Refusal.NOT_A_KING: text("only a king is removed alone"),
+    Refusal.NOT_IN_PLAY: text("this card is not in play"),
+    Refusal.ALREADY_REMOVED: text("this card has already been removed"),
+    Refusal.STOCK_EMPTY: text("the stock is empty: recycle the waste"),
+    Refusal.NOTHING_TO_DRAW: text("nothing left to draw"),
+    Refusal.STOCK_NOT_EMPTY: text("the stock is not empty yet"),
+    Refusal.NOTHING_TO_RECYCLE: text("the waste is empty: nothing to recycle"),
+    Refusal.RECYCLE_LIMIT: text("no recycles left"),
+    Refusal.NOTHING_TO_UNDO: text("nothing to undo"),
+    Refusal.GAME_OVER: text("the game is over"),
 }
-CARD_REFUSALS = frozenset(_CARD_MESSAGES)
+CARD_REFUSALS = frozenset({Refusal.BLOCKED, Refusal.NOT_IN_PLAY, Refusal.ALREADY_REMOVED})
 """The refusals about one card: which card, when a move names two, is told by :meth:`Refusal.message_about`."""
 NO_MORE_MOVES = text("No more moves possible")
 
 
 def refusal_error(move: Move, refusal: Refusal) -> IllegalMoveError:
     """The error raised for a refused move: ``illegal move '7C+7S': the sum must equal 13``."""
-    message = refusal.message
-    return IllegalMoveError(f"illegal move {str(move)!r}: {message[0].lower()}{message[1:]}", refusal)
+    return IllegalMoveError(text("illegal move {move!r}: {reason}", move=str(move), reason=refusal.reason),
+                            refusal)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from .errors import RulesError
+from .text import text
 
 UNLIMITED = None
 PRESET_LIMIT = -1
@@ -73,15 +74,18 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.preset_letter not in PRESETS:
-            raise RulesError(f"unknown rules preset {self.preset_letter!r}: choose one of N, T, E, O")
+            raise RulesError(text("unknown rules preset {letter!r}: choose one of N, T, E, O",
+                                  letter=self.preset_letter))
         if self.recycle_limit == PRESET_LIMIT:
             object.__setattr__(self, "recycle_limit", PRESETS[self.preset_letter].recycle_limit)
         if self.recycle_limit is None and PRESETS[self.preset_letter].recycle_limit is not None:
-            raise RulesError(f"preset {self.preset_letter} has limited recycles; use preset N for unlimited ones")
+            raise RulesError(text("preset {letter} has limited recycles; use preset N for unlimited ones",
+                                   letter=self.preset_letter))
         if self.recycle_limit is not None and not 0 <= self.recycle_limit <= MAX_RECYCLE_LIMIT:
-            raise RulesError(f"recycle limit {self.recycle_limit!r} out of range 0-{MAX_RECYCLE_LIMIT}")
+            raise RulesError(text("recycle limit {limit!r} out of range 0-{most}", limit=self.recycle_limit,
+                                   most=MAX_RECYCLE_LIMIT))
         if self.draw_count not in (1, 3):
-            raise RulesError(f"draw count {self.draw_count!r} not supported: 1 or 3")
+            raise RulesError(text("draw count {count!r} not supported: 1 or 3", count=self.draw_count))
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -89,15 +93,15 @@ class Rules:
         """The plain preset ``N``, ``T``, ``E`` or ``O``."""
         key = letter.strip().upper()
         if key not in PRESETS:
-            raise RulesError(f"unknown rules preset {letter!r}: choose one of N, T, E, O")
+            raise RulesError(text("unknown rules preset {letter!r}: choose one of N, T, E, O", letter=letter))
         return cls(preset_letter=key)
 
     @classmethod
-    def parse(cls, text: str) -> Rules:
+    def parse(cls, spec: str) -> Rules:
         """Read rules in the human form (``T+strict+recycles=1``) or as a code segment (``TSR1``)."""
-        if not isinstance(text, str) or not text.strip():
-            raise RulesError(f"empty rules {text!r}: give a preset such as N, T, E or O")
-        stripped = text.strip()
+        if not isinstance(spec, str) or not spec.strip():
+            raise RulesError(text("empty rules {rules!r}: give a preset such as N, T, E or O", rules=spec))
+        stripped = spec.strip()
         if "+" in stripped or len(stripped) == 1:
             return cls._parse_human(stripped)
         if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", stripped) and stripped[0].upper() in PRESETS:
@@ -105,8 +109,8 @@ class Rules:
         return cls._parse_human(stripped)
 
     @classmethod
-    def _parse_human(cls, text: str) -> Rules:
-        preset_text, *variant_texts = [part.strip() for part in text.split("+")]
+    def _parse_human(cls, spec: str) -> Rules:
+        preset_text, *variant_texts = [part.strip() for part in spec.split("+")]
         rules = cls.preset(preset_text)
         seen: set[str] = set()
         for variant in variant_texts:
@@ -114,7 +118,8 @@ class Rules:
             match = re.fullmatch(r"(?:recycles?[=:-]?|k=?)(\d+)", key)
             name = "recycles=K" if match else key
             if name in seen:
-                raise RulesError(f"variant {variant!r} given twice in rules {text!r}")
+                raise RulesError(text("variant {variant!r} given twice in rules {rules!r}", variant=variant,
+                                      rules=spec))
             seen.add(name)
             if match:
                 rules = replace(rules, recycle_limit=int(match.group(1)))
@@ -124,7 +129,8 @@ class Rules:
                 attribute = next((flag for flag, human, _ in _FLAGS if human == key), None)
                 if attribute is None:
                     known = ", ".join(VARIANTS)
-                    raise RulesError(f"unknown variant {variant!r} in rules {text!r}: known variants are {known}")
+                    raise RulesError(text("unknown variant {variant!r} in rules {rules!r}: known variants are {known}",
+                                          variant=variant, rules=spec, known=known))
                 rules = replace(rules, **{attribute: True})
         return rules
 
@@ -135,13 +141,13 @@ class Rules:
         Deal codes must use the canonical segment (so each deal has one code); ``--rules`` also
         takes a redundant limit such as ``TR2`` (``canonical_only=False``).
         """
-        text = segment.strip().upper()
-        match = re.fullmatch(r"([NTEO])(?:R(\d{1,2}))?(S?)(W?)(C?)(U?)(D?)", text)
+        upper = segment.strip().upper()
+        match = re.fullmatch(r"([NTEO])(?:R(\d{1,2}))?(S?)(W?)(C?)(U?)(D?)", upper)
         if not match:
-            raise RulesError(
-                f"bad rules segment {segment!r}: a preset letter N, T, E or O, then optional variants "
-                "in this order: R<k> recycle limit, S strict, W waste-pair, C cover-pair, U stock-top, D draw-3"
-            )
+            raise RulesError(text(
+                "bad rules segment {segment!r}: a preset letter N, T, E or O, then optional variants "
+                "in this order: R<k> recycle limit, S strict, W waste-pair, C cover-pair, U stock-top, D draw-3",
+                segment=segment))
         letter, limit, strict, waste, cover, up, draw3 = match.groups()
         rules = cls.preset(letter)
         if limit is not None:
@@ -150,8 +156,9 @@ class Rules:
             rules, strict=bool(strict), waste_pair=bool(waste), cover_pair=bool(cover),
             stock_top=bool(up), draw_count=3 if draw3 else 1,
         )
-        if canonical_only and rules.code_segment != text:
-            raise RulesError(f"bad rules segment {segment!r}: write it as {rules.code_segment!r}")
+        if canonical_only and rules.code_segment != upper:
+            raise RulesError(text("bad rules segment {segment!r}: write it as {canonical!r}", segment=segment,
+                                  canonical=rules.code_segment))
         return rules
 
     # -- derived facts ------------------------------------------------------------------------

@@ -14,6 +14,7 @@ are extracted from the source).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -48,3 +49,32 @@ def text(template: str, **params: Any) -> Text:
 def plural(singular: str, many: str, count: int, **params: Any) -> Text:
     """A sentence with a singular and a plural form chosen by ``count`` (also passed as ``{count}``)."""
     return Text(singular, {"count": count, **params}, many, count)
+
+
+def message_of(error: BaseException) -> str:
+    """The message ``error`` was raised with, still translatable: the :class:`Text` it was given
+    (``str(error)`` would give only its English), else ``str(error)``.  For wrapping one error's
+    message in another's: ``text("bad layout: {reason}", reason=message_of(error))``."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, str) and str(first) == str(error) else str(error)
+
+
+class Joined(Text):
+    """Several messages shown as one (``rules (T here, N there), --optimal (on here, off there)``),
+    each translated on its own: a list a sentence names, without gluing translated fragments by hand."""
+
+    def __new__(cls, parts: tuple[str, ...], separator: str = ", ") -> Joined:  # type: ignore[override]
+        value = str.__new__(cls, separator.join(parts))
+        value.template = ""
+        value.params = {"parts": tuple(parts), "separator": separator}
+        value.plural = None
+        value.plural_count = None
+        return value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Joined, (self.params["parts"], self.params["separator"]))
+
+
+def joined(parts: Iterable[str], separator: str = ", ") -> Text:
+    """``parts`` (messages or plain text) joined by ``separator``, each part translated on its own."""
+    return Joined(tuple(parts), separator)

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ..engine.text import Text
+from ..engine.text import Joined, Text
 
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "français", "he": "עברית", "sv": "svenska"}
 DEFAULT_LANGUAGE = "en"
@@ -110,6 +110,8 @@ def tr(value: Any, language: str | None = None) -> str:
         return str(value)
     if language == DEFAULT_LANGUAGE:
         return str(value)
+    if isinstance(value, Joined):
+        return value.params["separator"].join(tr(part, language) for part in value.params["parts"])
     translations = translations_for(language)
     params = {key: tr(item, language) if isinstance(item, Text) else item for key, item in value.params.items()}
     if value.plural is not None:
@@ -140,6 +142,15 @@ def _formatter(language: str) -> string.Formatter:
     return _MARKED if language in RIGHT_TO_LEFT else _PLAIN
 
 
+def left_to_right(line: str, language: str | None = None) -> str:
+    """``line`` marked to stay left to right as a whole (a table row, the board's talon and status
+    lines) when the language is written right to left: a LEFT-TO-RIGHT MARK first, which a terminal
+    with bidi support and :func:`for_display` take as the line's direction."""
+    from .bidi import LRM
+
+    return LRM + line if is_right_to_left(language) and not line.startswith(LRM) else line
+
+
 def uses_french_letters(language: str | None = None) -> bool:
     """True when the language's players read R, D, V on the cards (``fr``, ``he``, ``sv``)."""
     return (language or _current) in FRENCH_LETTER_LANGUAGES
@@ -149,12 +160,16 @@ def is_right_to_left(language: str | None = None) -> bool:
     return (language or _current) in RIGHT_TO_LEFT
 
 
-def for_display(line: str, language: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """Message lines ready for the terminal: reordered for display only when ``PYRAMIDE_BIDI=visual``
-    and the language is written right to left; otherwise unchanged (the terminal does bidi)."""
-    environ = os.environ if environ is None else environ
-    if environ.get("PYRAMIDE_BIDI", "").strip().lower() != "visual" or not is_right_to_left(language):
-        return line
-    from .bidi import visual_order
+def for_display(text: str, language: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """Lines ready for the terminal.  In a right-to-left language each line holding Hebrew gets its
+    direction (a RIGHT-TO-LEFT MARK, unless a mark already says it: :func:`left_to_right` lines keep
+    theirs), for the terminal to show; with ``PYRAMIDE_BIDI=visual`` the lines are reordered here
+    instead, for terminals without bidi support (:mod:`.bidi`).  Other languages: unchanged."""
+    if not is_right_to_left(language):
+        return text
+    from .bidi import paragraph, visual_order
 
-    return "\n".join(visual_order(part) for part in line.split("\n"))
+    environ = os.environ if environ is None else environ
+    visual = environ.get("PYRAMIDE_BIDI", "").strip().lower() == "visual"
+    lines = [paragraph(line) for line in text.split("\n")]
+    return "\n".join(visual_order(line) if visual else line for line in lines)

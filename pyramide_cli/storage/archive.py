@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.errors import quoted, quoted_name
 from ..engine.position import Outcome
+from ..engine.text import text
 from .files import FileAccessError, SaveLock, describe_os_error
 from .save import SaveData, load_game, write_save
 
@@ -50,8 +51,8 @@ def kept_name(game: Game, today: datetime.date | None = None) -> str:
     return f"{day}-{game.deal.code}-{ending}.yaml"
 
 
-def keep_text(folder: Path, name: str, text: str) -> Path:
-    """Write ``text`` to a new file ``folder/name`` (or ``…-2.yaml``, ``…-3.yaml`` when taken), durably,
+def keep_text(folder: Path, name: str, content: str) -> Path:
+    """Write ``content`` to a new file ``folder/name`` (or ``…-2.yaml``, ``…-3.yaml`` when taken), durably,
     never replacing a file; returns its path.  :class:`FileAccessError` when the folder is not writable."""
     stem = name.removesuffix(".yaml")
     try:
@@ -64,7 +65,7 @@ def keep_text(folder: Path, name: str, text: str) -> Path:
                 continue
             try:
                 with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
-                    handle.write(text)
+                    handle.write(content)
                     handle.flush()
                     os.fsync(handle.fileno())
             except BaseException:
@@ -73,7 +74,8 @@ def keep_text(folder: Path, name: str, text: str) -> Path:
             return target
     except OSError as error:
         raise FileAccessError(describe_os_error(error, getattr(error, "filename", None) or folder, "write")) from None
-    raise FileAccessError(f"cannot keep the game in {quoted_name(folder)}: too many games named {quoted(stem)}")
+    raise FileAccessError(text("cannot keep the game in {folder}: too many games named {name}",
+                               folder=quoted_name(folder), name=quoted(stem)))
 
 
 def replace_game(path: Path | str, new: SaveData, folder: Path, stats: StatsDB | Path | None = None,

@@ -8,6 +8,7 @@ import stat
 from pathlib import Path
 
 from ..engine.errors import PyramideError, quoted_name
+from ..engine.text import text
 
 
 class FileAccessError(PyramideError, OSError):
@@ -22,7 +23,7 @@ class FileContentError(PyramideError, ValueError):
     """
 
     def __init__(self, path: Path | str, problem: str) -> None:
-        super().__init__(f"{quoted_name(path)}: {problem}")
+        super().__init__(text("{name}: {problem}", name=quoted_name(path), problem=problem))
         self.problem = problem
 
 
@@ -30,33 +31,52 @@ class LockTimeoutError(FileAccessError):
     """Another process kept the save locked for longer than the timeout."""
 
 
+_REASONS = {
+    errno.ENOENT: text("no such file or folder"),
+    errno.EACCES: text("permission denied"),
+    errno.EPERM: text("operation not permitted"),
+    errno.EISDIR: text("it is a folder"),
+    errno.ENOTDIR: text("a part of the path is not a folder"),
+    errno.ENOSPC: text("no space left on the device"),
+    errno.EROFS: text("read-only file system"),
+    errno.ENAMETOOLONG: text("the name is too long"),
+    errno.ELOOP: text("too many symbolic links (or a symbolic link where none may be)"),
+}
+_DOING = {
+    "read": text("read"),
+    "write": text("write"),
+    "lock": text("lock"),
+    "create the lock file": text("create the lock file"),
+    "create the store": text("create the store"),
+    "write to": text("write to"),
+    "merge into": text("merge into"),
+}
+"""What a caller was doing (the verb of ``cannot write 'g.yaml'``), translatable; another verb stays English."""
+
+
+def doing_text(doing: str) -> str:
+    """``read``, ``write`` … as the reader's language has them (see :data:`_DOING`)."""
+    return _DOING.get(doing, doing)
+
+
 def describe_os_error(error: OSError, path: Path | str, doing: str) -> str:
-    """One line such as ``cannot write 'g.yaml': permission denied``."""
-    reason = {
-        errno.ENOENT: "no such file or folder",
-        errno.EACCES: "permission denied",
-        errno.EPERM: "operation not permitted",
-        errno.EISDIR: "it is a folder",
-        errno.ENOTDIR: "a part of the path is not a folder",
-        errno.ENOSPC: "no space left on the device",
-        errno.EROFS: "read-only file system",
-        errno.ENAMETOOLONG: "the name is too long",
-        errno.ELOOP: "too many symbolic links (or a symbolic link where none may be)",
-    }.get(error.errno or 0, error.strerror or str(error))
-    return f"cannot {doing} {quoted_name(path)}: {reason}"
+    """One line such as ``cannot write 'g.yaml': permission denied`` (``doing``: read, write, lock …)."""
+    reason = _REASONS.get(error.errno or 0) or error.strerror or str(error)
+    return text("cannot {doing} {name}: {reason}", doing=doing_text(doing), name=quoted_name(path),
+                reason=reason)
 
 
 def kind_of_file(mode: int) -> str:
     """``a FIFO``, ``a device``, ``a folder`` … (what a file that is not a regular one is)."""
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return text("a folder")
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return text("a FIFO (named pipe)")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return text("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return text("a socket")
+    return text("not a regular file")
 
 
 def process_runs(pid: int) -> bool:

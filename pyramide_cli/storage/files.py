@@ -27,8 +27,9 @@ from typing import NamedTuple
 from pathlib import Path
 
 from ..engine.errors import quoted_name
+from ..engine.text import text
 from .file_errors import (
-    FileAccessError, FileContentError, LockTimeoutError, describe_os_error, kind_of_file, process_runs,
+    FileAccessError, FileContentError, LockTimeoutError, describe_os_error, doing_text, kind_of_file, process_runs,
 )
 from .locking import DEFAULT_LOCK_TIMEOUT, SaveLock, lock_timeout
 
@@ -59,10 +60,11 @@ def _open_regular(path: Path | str, doing: str) -> tuple[int, os.stat_result]:
     status = os.fstat(descriptor)
     if not stat.S_ISREG(status.st_mode):
         os.close(descriptor)
-        what = kind_of_file(status.st_mode)
-        if what == "a folder":
-            raise FileAccessError(f"cannot {doing} {quoted_name(path)}: it is a folder")
-        raise FileAccessError(f"cannot {doing} {quoted_name(path)}: it is {what}, not a regular file")
+        if stat.S_ISDIR(status.st_mode):
+            raise FileAccessError(text("cannot {doing} {name}: it is a folder", doing=doing_text(doing),
+                                       name=quoted_name(path)))
+        raise FileAccessError(text("cannot {doing} {name}: it is {kind}, not a regular file", doing=doing_text(doing),
+                                   name=quoted_name(path), kind=kind_of_file(status.st_mode)))
     return descriptor, status
 
 
@@ -73,7 +75,8 @@ def read_text(path: Path | str, limit: int = MAX_FILE_BYTES) -> str:
     descriptor, status = _open_regular(path, "read")
     try:
         if status.st_size > limit:
-            raise FileContentError(path, _too_large(f"{status.st_size:,} bytes", limit))
+            raise FileContentError(path, text("{size:,} bytes, larger than the {limit:,} bytes (2 MiB) a pyramide file "
+                                              "can be", size=status.st_size, limit=limit))
         chunks, size = [], 0
         while size <= limit:  # the file may grow while it is read: never read past the ceiling
             try:
@@ -88,23 +91,21 @@ def read_text(path: Path | str, limit: int = MAX_FILE_BYTES) -> str:
         os.close(descriptor)
     data = b"".join(chunks)
     if len(data) > limit:
-        raise FileContentError(path, _too_large(f"more than {limit:,} bytes", limit))
+        raise FileContentError(path, text("more than {limit:,} bytes, larger than the {limit:,} bytes (2 MiB) a "
+                                          "pyramide file can be", limit=limit))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise FileContentError(path, f"not UTF-8 text ({_encoding_hint(data, error)})") from None
-
-
-def _too_large(size: str, limit: int) -> str:
-    return f"{size}, larger than the {limit:,} bytes (2 MiB) a pyramide file can be"
+        raise FileContentError(path, text("not UTF-8 text ({hint})", hint=_encoding_hint(data, error))) from None
 
 
 def _encoding_hint(data: bytes, error: UnicodeDecodeError) -> str:
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return "it looks like UTF-16: save it as UTF-8"
+        return text("it looks like UTF-16: save it as UTF-8")
     if b"\x00" in data[:1024]:
-        return "it looks like a binary file"
-    return f"byte {error.start + 1:,} is {data[error.start]:#04x}; save the file as UTF-8"
+        return text("it looks like a binary file")
+    return text("byte {position:,} is {value}; save the file as UTF-8", position=error.start + 1,
+                value=f"{data[error.start]:#04x}")
 
 
 def read_head(path: Path | str, size: int = 4096) -> str:
@@ -119,8 +120,8 @@ def read_head(path: Path | str, size: int = 4096) -> str:
 
 
 # -- writing -----------------------------------------------------------------------------------
-def atomic_write(path: Path | str, text: str) -> None:
-    """Replace ``path`` by ``text`` in one step: temp file in the same folder, fsync, ``os.replace``.
+def atomic_write(path: Path | str, content: str) -> None:
+    """Replace ``path`` by ``content`` in one step: temp file in the same folder, fsync, ``os.replace``.
 
     A new file gets the usual permissions (0666 less the umask); a replaced file keeps its own, and
     a symbolic link keeps pointing at the file it names (which is the one replaced).  Anything but a
@@ -138,13 +139,13 @@ def atomic_write(path: Path | str, text: str) -> None:
             mode = 0o666 & ~mask
         else:
             if not stat.S_ISREG(status.st_mode):
-                raise FileAccessError(f"cannot write {quoted_name(path)}: it is {kind_of_file(status.st_mode)}, "
-                                      "and only a regular file is ever replaced")
+                raise FileAccessError(text("cannot write {name}: it is {kind}, and only a regular file is ever "
+                                           "replaced", name=quoted_name(path), kind=kind_of_file(status.st_mode)))
             mode = status.st_mode & 0o7777
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
         try:
             with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
+                handle.write(content)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.chmod(temporary, mode)
@@ -230,7 +231,7 @@ class OutputKind(NamedTuple):
 
 
 _SAVE_LINE = re.compile(r"^pyramide-save\s*:", re.MULTILINE)
-SAVE_OUTPUT = OutputKind("a pyramide save", lambda head: bool(_SAVE_LINE.search(head)))
+SAVE_OUTPUT = OutputKind(text("a pyramide save"), lambda head: bool(_SAVE_LINE.search(head)))
 """Saves (``deal``, ``solve -o``, tournament and serve saves)."""
 
 
@@ -256,14 +257,14 @@ def check_output(name: str | Path, force: bool, kind: OutputKind = SAVE_OUTPUT, 
     the save's lock for saves), then write with :func:`atomic_write`.  ``how_to_force`` names the
     caller's ``force`` in messages (``"overwrite": true`` in the serve protocol).
     """
-    text = os.fspath(name)
-    shown = quoted_name(text)
-    if not text:
-        raise FileAccessError("cannot write '': an empty file name")
-    if text.endswith(("/", os.sep)) or (os.altsep is not None and text.endswith(os.altsep)):
-        raise FileAccessError(f"cannot write {shown}: the name ends with a '/', so it names a folder; "
-                              "give a file name such as folder/g.yaml")
-    path = Path(text)
+    spelled = os.fspath(name)
+    shown = quoted_name(spelled)
+    if not spelled:
+        raise FileAccessError(text("cannot write '': an empty file name"))
+    if spelled.endswith(("/", os.sep)) or (os.altsep is not None and spelled.endswith(os.altsep)):
+        raise FileAccessError(text("cannot write {name}: the name ends with a '/', so it names a folder; "
+                                   "give a file name such as folder/g.yaml", name=shown))
+    path = Path(spelled)
     try:
         link_status = os.lstat(path)
     except FileNotFoundError:
@@ -271,24 +272,29 @@ def check_output(name: str | Path, force: bool, kind: OutputKind = SAVE_OUTPUT, 
     except OSError as error:
         raise FileAccessError(describe_os_error(error, path, "write")) from None
     if stat.S_ISDIR(link_status.st_mode):
-        raise FileAccessError(
-            f"cannot write {shown}: it is a folder; give a file name such as {text.rstrip('/')}/g.yaml")
+        raise FileAccessError(text("cannot write {name}: it is a folder; give a file name such as {example}",
+                                   name=shown, example=f"{spelled.rstrip('/')}/g.yaml"))
     if not force:
-        what = "exists (a symbolic link)" if stat.S_ISLNK(link_status.st_mode) else "already exists"
-        raise FileAccessError(f"{shown} {what}: add {how_to_force} to overwrite it, or name another file")
+        if stat.S_ISLNK(link_status.st_mode):
+            raise FileAccessError(text("{name} exists (a symbolic link): add {force} to overwrite it, or name another "
+                                       "file", name=shown, force=how_to_force))
+        raise FileAccessError(text("{name} already exists: add {force} to overwrite it, or name another file",
+                                   name=shown, force=how_to_force))
     try:
         status = os.stat(path)
     except FileNotFoundError:
-        raise FileAccessError(f"cannot write {shown}: it is a symbolic link to a missing file; "
-                              f"{how_to_force} never creates a file through a link") from None
+        raise FileAccessError(text("cannot write {name}: it is a symbolic link to a missing file; "
+                                   "{force} never creates a file through a link", name=shown,
+                                   force=how_to_force)) from None
     except OSError as error:
         raise FileAccessError(describe_os_error(error, path, "write")) from None
     if stat.S_ISLNK(link_status.st_mode):
-        shown += f" (a link to {quoted_name(os.path.realpath(path))})"
+        shown = text("{name} (a link to {target})", name=shown, target=quoted_name(os.path.realpath(path)))
     if not stat.S_ISREG(status.st_mode):
-        raise FileAccessError(f"cannot write {shown}: it is {kind_of_file(status.st_mode)}; "
-                              f"{how_to_force} replaces only a regular file")
+        raise FileAccessError(text("cannot write {name}: it is {kind}; {force} replaces only a regular file",
+                                   name=shown, kind=kind_of_file(status.st_mode), force=how_to_force))
     if status.st_size and not kind.recognises(read_head(path)):
-        raise FileAccessError(f"cannot write {shown}: it is not {kind.name}, and {how_to_force} replaces only "
-                              f"{kind.name} (or an empty file); remove it yourself or name another file")
+        raise FileAccessError(text("cannot write {name}: it is not {kind}, and {force} replaces only {kind} (or an "
+                                   "empty file); remove it yourself or name another file", name=shown,
+                                   kind=kind.name, force=how_to_force))
     return path

@@ -24,6 +24,7 @@ from ..engine.deal import Deal
 from ..engine.errors import DealCodeError, RulesError, quoted, quoted_name
 from .files import FileContentError, read_text
 from ..engine.rules import Rules
+from ..engine.text import message_of, text
 from .save import LAYOUT_KEY, SaveFileError, load_yaml
 
 LAYOUT_VERSION = 1
@@ -34,33 +35,37 @@ class LayoutFileError(DealCodeError):
     """A layout file that does not describe a deal."""
 
 
-def parse_layout(text: str, source: str = "layout file", rules: Rules | None = None) -> Deal:
+def parse_layout(content: str, source: str | None = None, rules: Rules | None = None) -> Deal:
     """The custom deal a layout file describes; ``rules`` (from ``--rules``) overrides the file's."""
+    source = text("layout file") if source is None else source
     try:
-        document = load_yaml(text, source)
+        document = load_yaml(content, source)
     except SaveFileError as error:
-        raise LayoutFileError(str(error)) from None
+        raise LayoutFileError(message_of(error)) from None
     if not isinstance(document, dict) or LAYOUT_KEY not in document:
-        raise LayoutFileError(f"{source}: not a pyramide layout file (no {LAYOUT_KEY!r} version line)")
+        raise LayoutFileError(text("{source}: not a pyramide layout file (no {key!r} version line)", source=source,
+                                   key=LAYOUT_KEY))
     version = document[LAYOUT_KEY]
     if version != LAYOUT_VERSION or isinstance(version, bool):
-        raise LayoutFileError(
-            f"{source}: layout format {quoted(version)} is not supported (this pyramide reads {LAYOUT_VERSION})")
+        raise LayoutFileError(text("{source}: layout format {version} is not supported (this pyramide reads {known})",
+                                   source=source, version=quoted(version), known=LAYOUT_VERSION))
     unknown = [str(key) for key in document if key not in _KEYS]
     if unknown:
-        raise LayoutFileError(f"{source}: unknown key {quoted(unknown[0])} (a layout has {', '.join(_KEYS)})")
+        raise LayoutFileError(text("{source}: unknown key {key} (a layout has {known})", source=source,
+                                   key=quoted(unknown[0]), known=", ".join(_KEYS)))
     if rules is None:
         rules_text = document.get("rules", "N")
         try:
             rules = Rules.parse(str(rules_text))
         except RulesError as error:
-            raise LayoutFileError(f"{source}: rules: {error}") from None
+            raise LayoutFileError(text("{source}: rules: {reason}", source=source, reason=message_of(error))) from None
     rows = document.get("rows")
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-        raise LayoutFileError(f"{source}: rows: expected 7 lists of cards, apex first ([JD], [6C, 7H], …)")
+        raise LayoutFileError(text("{source}: rows: expected 7 lists of cards, apex first ([JD], [6C, 7H], …)",
+                                   source=source))
     stock = document.get("stock")
     if stock is not None and not isinstance(stock, list):
-        raise LayoutFileError(f"{source}: stock: expected a list of cards, top first")
+        raise LayoutFileError(text("{source}: stock: expected a list of cards, top first", source=source))
     try:
         return Deal.from_layout(
             [[_name(card) for card in row] for row in rows],
@@ -69,7 +74,7 @@ def parse_layout(text: str, source: str = "layout file", rules: Rules | None = N
             rules=rules,
         )
     except DealCodeError as error:
-        raise LayoutFileError(f"{source}: {error}") from None
+        raise LayoutFileError(text("{source}: {reason}", source=source, reason=message_of(error))) from None
 
 
 def _name(card: Any) -> str:
@@ -79,10 +84,10 @@ def _name(card: Any) -> str:
 
 def read_layout(path: Path | str, rules: Rules | None = None) -> Deal:
     """The custom deal of the layout file at ``path`` (a file too large or not UTF-8 is a bad layout, exit 4)."""
-    source = f"bad layout file {quoted_name(path)}"
+    source = text("bad layout file {name}", name=quoted_name(path))
     try:
-        text = read_text(path)
+        content = read_text(path)
     except FileContentError as error:
-        raise LayoutFileError(f"{source}: {error.problem}") from None
-    return parse_layout(text, source, rules)
+        raise LayoutFileError(text("{source}: {problem}", source=source, problem=error.problem)) from None
+    return parse_layout(content, source, rules)
 

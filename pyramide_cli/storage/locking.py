@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.errors import quoted_name
+from ..engine.text import text
 from .file_errors import FileAccessError, LockTimeoutError, describe_os_error, kind_of_file, process_runs
 
 DEFAULT_LOCK_TIMEOUT = 10.0
@@ -50,9 +51,10 @@ def _fcntl(path: Path) -> Any:
     try:
         import fcntl
     except ImportError:
-        raise FileAccessError(
-            f"cannot lock {quoted_name(path)}: this system has no POSIX file locks (fcntl); playing and "
-            "writing saves needs Linux, macOS or another POSIX system (show, replay and solve work)") from None
+        raise FileAccessError(text(
+            "cannot lock {name}: this system has no POSIX file locks (fcntl); playing and "
+            "writing saves needs Linux, macOS or another POSIX system (show, replay and solve work)",
+            name=quoted_name(path))) from None
     return fcntl
 
 
@@ -67,7 +69,8 @@ def _open_lock_file(path: Path) -> int:
     mode = os.fstat(descriptor).st_mode
     if not stat.S_ISREG(mode):
         os.close(descriptor)
-        raise FileAccessError(f"cannot lock with {quoted_name(path)}: it is {kind_of_file(mode)}, not a regular file")
+        raise FileAccessError(text("cannot lock with {name}: it is {kind}, not a regular file", name=quoted_name(path),
+                                   kind=kind_of_file(mode)))
     return descriptor
 
 
@@ -141,7 +144,7 @@ class _Queue:
                 return
             except BlockingIOError:
                 if time.monotonic() > deadline + 1.0:  # a holder stopped inside a change of microseconds
-                    raise LockTimeoutError("the lock queue stayed busy") from None
+                    raise LockTimeoutError(text("the lock queue stayed busy")) from None
                 time.sleep(0.0002)
 
 
@@ -259,9 +262,9 @@ class SaveLock:
             raise
 
     def _timed_out(self) -> LockTimeoutError:
-        return LockTimeoutError(
-            f"{quoted_name(self.path)} is locked by another pyramide process (waited {self.timeout:g} s "
-            f"for {quoted_name(self.lock_path)}); try again when it is done")
+        return LockTimeoutError(text(
+            "{name} is locked by another pyramide process (waited {seconds} s for {lock}); try again when it is done",
+            name=quoted_name(self.path), seconds=f"{self.timeout:g}", lock=quoted_name(self.lock_path)))
 
     def __exit__(self, *exc_info: object) -> None:
         if self._descriptor is not None:

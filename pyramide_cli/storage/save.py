@@ -56,6 +56,7 @@ from ..engine.level import Level
 from ..engine.moves import Move
 from ..engine.position import Outcome, Termination
 from ..engine.rules import Rules
+from ..engine.text import message_of, plural, text
 from ..versions import SAVE_FORMAT_VERSION
 from .files import FileAccessError, FileContentError, atomic_write, read_text
 
@@ -80,7 +81,8 @@ def _from_format_1(document: dict[str, Any]) -> dict[str, Any]:
     changes is the end rule the history is replayed by, which :func:`parse_save` remembers."""
     for key in FORMAT_2_KEYS:
         if key in document:
-            raise SaveFileError(f"{key}: a format-1 save has no {key!r} key (write pyramide-save: 2)", key)
+            raise SaveFileError(text("{key}: a format-1 save has no {key!r} key (write pyramide-save: 2)", key=key),
+                                key)
     return {**document, FORMAT_KEY: 2}
 
 
@@ -128,11 +130,11 @@ def _strict_loader() -> Any:
             def compose_node(self, parent: Any, index: Any) -> Any:
                 event = self.peek_event()
                 if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-                    raise _Refused("anchors and aliases (&name, *name) are not allowed in pyramide files",
+                    raise _Refused(text("anchors and aliases (&name, *name) are not allowed in pyramide files"),
                                    event.start_mark)
                 if self._depth >= MAX_YAML_DEPTH:
-                    raise _Refused(f"lists and mappings nested more than {MAX_YAML_DEPTH} levels deep",
-                                   event.start_mark)
+                    raise _Refused(text("lists and mappings nested more than {depth} levels deep",
+                                        depth=MAX_YAML_DEPTH), event.start_mark)
                 self._depth += 1
                 try:
                     return super().compose_node(parent, index)
@@ -157,9 +159,9 @@ def _strict_loader() -> Any:
                     duplicate = key in seen
                     seen.add(key)
                 except TypeError:
-                    raise _Refused("a key that is a list or mapping", key_node.start_mark) from None
+                    raise _Refused(text("a key that is a list or mapping"), key_node.start_mark) from None
                 if duplicate:
-                    raise _Refused(f"duplicate key {quoted(key)}", key_node.start_mark)
+                    raise _Refused(text("duplicate key {key}", key=quoted(key)), key_node.start_mark)
             return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
         def construct_timestamp_as_text(loader: Any, node: Any) -> str:
@@ -168,10 +170,10 @@ def _strict_loader() -> Any:
             return str(loader.construct_scalar(node))
 
         def construct_bounded_int(loader: Any, node: Any) -> int:
-            text = loader.construct_scalar(node)
-            if len(text) > MAX_NUMBER_CHARACTERS:
-                raise _Refused(f"a number of {len(text):,} characters (at most {MAX_NUMBER_CHARACTERS})",
-                               node.start_mark)
+            digits = loader.construct_scalar(node)
+            if len(digits) > MAX_NUMBER_CHARACTERS:
+                raise _Refused(text("a number of {count:,} characters (at most {most})", count=len(digits),
+                                    most=MAX_NUMBER_CHARACTERS), node.start_mark)
             return yaml.SafeLoader.construct_yaml_int(loader, node)
 
         StrictSafeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
@@ -190,28 +192,34 @@ class _Refused(Exception):
 
 
 def _where(mark: Any) -> str:
-    return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "somewhere"
+    if mark is None:
+        return text("somewhere")
+    return text("line {line}, column {column}", line=mark.line + 1, column=mark.column + 1)
 
 
-def load_yaml(text: str, source: str) -> Any:
+def load_yaml(content: str, source: str) -> Any:
     """Parse YAML text safely; :class:`SaveFileError` (one line, quoting the line and column) when it
     is not YAML or holds what our files never do (see :func:`_strict_loader`)."""
     import yaml
 
     try:
-        return yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a safe loader subclass
+        return yaml.load(content, Loader=_strict_loader())  # noqa: S506 - a safe loader subclass
     except _Refused as error:
-        raise SaveFileError(f"{source}: {error.problem} (at {_where(error.mark)})") from None
+        raise SaveFileError(text("{source}: {problem} (at {where})", source=source, problem=error.problem,
+                                 where=_where(error.mark))) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = escaped(" ".join(str(error.problem or error.context or "malformed").split()))
-        raise SaveFileError(f"{source}: not valid YAML at {_where(mark)}: {problem}") from None
+        raise SaveFileError(text("{source}: not valid YAML at {where}: {problem}", source=source, where=_where(mark),
+                                 problem=problem)) from None
     except yaml.reader.ReaderError as error:
         character = quoted(chr(error.character)) if isinstance(error.character, int) else quoted(error.character)
-        raise SaveFileError(f"{source}: not valid YAML: {escaped(str(error.reason))} ({character} at character "
-                            f"{error.position + 1:,})") from None
+        raise SaveFileError(text("{source}: not valid YAML: {reason} ({character} at character {position:,})",
+                                 source=source, reason=escaped(str(error.reason)), character=character,
+                                 position=error.position + 1)) from None
     except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
-        raise SaveFileError(f"{source}: not valid YAML: {quoted(str(error), 200)}") from None
+        raise SaveFileError(text("{source}: not valid YAML: {reason}", source=source,
+                                 reason=quoted(str(error), 200))) from None
 
 
 def dump_yaml(document: dict[str, Any]) -> str:
@@ -340,64 +348,79 @@ def format_1_status(game: Game) -> Outcome:
     return Outcome.PLAYING if position.legal_moves(dead_ends=False) else Outcome.LOST
 
 
-def parse_save(text: str, source: str = "save file") -> SaveData:
+def parse_save(content: str, source: str | None = None) -> SaveData:
     """Read and validate a save file's text (no replay yet); :class:`SaveFileError` names what is wrong."""
-    if not text.strip():
-        raise SaveFileError(f"{source}: the file is empty")
-    document = load_yaml(text, source)
+    source = text("save file") if source is None else source
+    if not content.strip():
+        raise SaveFileError(text("{source}: the file is empty", source=source))
+    document = load_yaml(content, source)
     if not isinstance(document, dict):
-        raise SaveFileError(f"{source}: not a pyramide save file (expected a mapping of keys, found {_kind(document)})")
+        raise SaveFileError(text("{source}: not a pyramide save file (expected a mapping of keys, found {kind})",
+                                 source=source, kind=_kind(document)))
     if FORMAT_KEY not in document:
         if LAYOUT_KEY in document:
-            raise SaveFileError(
-                f"{source}: this is a layout file, not a save; start a game from it with "
-                "`pyramide deal --from-layout FILE`", FORMAT_KEY)
-        raise SaveFileError(f"{source}: not a pyramide save file (no {FORMAT_KEY!r} format version)", FORMAT_KEY)
+            raise SaveFileError(text(
+                "{source}: this is a layout file, not a save; start a game from it with "
+                "`pyramide deal --from-layout FILE`", source=source), FORMAT_KEY)
+        raise SaveFileError(text("{source}: not a pyramide save file (no {key!r} format version)", source=source,
+                                 key=FORMAT_KEY), FORMAT_KEY)
     version = document[FORMAT_KEY]
     _check_history_length(document.get("history"), source)
     document = migrate(document, source)
-    data = _validated(document, source, leading_comments(text))
+    data = _validated(document, source, leading_comments(content))
     return replace(data, format=1) if version == 1 else data
 
 
 def _check_history_length(history: object, source: str) -> None:
     """Refuse a history over :data:`MAX_HISTORY` before any of it is read or replayed."""
     if isinstance(history, list) and len(history) > MAX_HISTORY:
-        raise SaveFileError(f"{source}: history: {len(history):,} actions, more than the {MAX_HISTORY:,} "
-                            "a save can hold", "history")
+        raise SaveFileError(text("{source}: history: {count:,} actions, more than the {most:,} a save can hold",
+                                 source=source, count=len(history), most=MAX_HISTORY), "history")
 
 
 def migrate(document: dict[str, Any], source: str) -> dict[str, Any]:
     """Bring a document of an older format up to :data:`FORMAT_VERSION`; refuse newer ones."""
     version = document[FORMAT_KEY]
     if isinstance(version, bool) or not isinstance(version, int):
-        raise SaveFileError(
-            f"{source}: {FORMAT_KEY}: the format version must be a whole number, not {quoted(version)}", FORMAT_KEY)
+        raise SaveFileError(text("{source}: {key}: the format version must be a whole number, not {value}",
+                                 source=source, key=FORMAT_KEY, value=quoted(version)), FORMAT_KEY)
     if version > FORMAT_VERSION:
-        raise SaveFileError(
-            f"{source}: written in save format {version} by a newer pyramide; this one reads format "
-            f"{FORMAT_VERSION} and older: upgrade pyramide", FORMAT_KEY)
+        raise SaveFileError(text(
+            "{source}: written in save format {version} by a newer pyramide; this one reads format "
+            "{known} and older: upgrade pyramide", source=source, version=version, known=FORMAT_VERSION), FORMAT_KEY)
     while version < FORMAT_VERSION:
         step = MIGRATIONS.get(version)
         if step is None:
-            raise SaveFileError(f"{source}: unknown save format {version} (known: 1 to {FORMAT_VERSION})", FORMAT_KEY)
+            raise SaveFileError(text("{source}: unknown save format {version} (known: 1 to {known})", source=source,
+                                     version=version, known=FORMAT_VERSION), FORMAT_KEY)
         try:
             document = step(document)
         except SaveFileError as error:
-            raise SaveFileError(f"{source}: {error}", error.field) from None
+            raise SaveFileError(text("{source}: {reason}", source=source, reason=message_of(error)),
+                                error.field) from None
         version = document[FORMAT_KEY]
     return document
 
 
 def _kind(value: object) -> str:
-    return {list: "a list", str: "text", int: "a number", float: "a number", type(None): "nothing"}.get(
-        type(value), type(value).__name__)
+    """What a YAML value is, for a message: ``a list``, ``text``, ``a number``, ``nothing`` (else its type)."""
+    kind = type(value)
+    if kind is list:
+        return text("a list")
+    if kind is str:
+        return text("text")
+    if kind in (int, float):
+        return text("a number")
+    if value is None:
+        return text("nothing")
+    return kind.__name__
 
 
 def _whole_number(document: dict[str, Any], key: str, source: str) -> int:
     value = document[key]
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise SaveFileError(f"{source}: {key}: expected a whole number 0 or more, found {quoted(value)}", key)
+        raise SaveFileError(text("{source}: {key}: expected a whole number 0 or more, found {value}", source=source,
+                                 key=key, value=quoted(value)), key)
     return value
 
 
@@ -405,67 +428,74 @@ def _parsed_text(value: object, key: str, source: str, parse: Callable[[str], An
                  errors: type[Exception], expected: str) -> Any:
     """``parse(value)`` for a text field; a :class:`SaveFileError` naming ``key`` otherwise."""
     if not isinstance(value, str):
-        raise SaveFileError(f"{source}: {key}: expected {expected}, found {quoted(value)}", key)
+        raise SaveFileError(text("{source}: {key}: expected {expected}, found {value}", source=source, key=key,
+                                 expected=expected, value=quoted(value)), key)
     try:
         return parse(value)
     except errors as error:
-        raise SaveFileError(f"{source}: {key}: {error}", key) from None
+        raise SaveFileError(text("{source}: {key}: {reason}", source=source, key=key, reason=message_of(error)),
+                            key) from None
 
 
 def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     unknown = [str(key) for key in document if key not in KNOWN_KEYS]
     if unknown:
-        raise SaveFileError(
-            f"{source}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
-            f"(a format-{FORMAT_VERSION} save has {', '.join(KNOWN_KEYS)})", unknown[0])
+        raise SaveFileError(plural(
+            "{source}: unknown key {keys} (a format-{format} save has {known})",
+            "{source}: unknown keys {keys} (a format-{format} save has {known})", len(unknown), source=source,
+            keys=", ".join(map(repr, unknown)), format=FORMAT_VERSION, known=", ".join(KNOWN_KEYS)), unknown[0])
     missing = [key for key in REQUIRED_KEYS if key not in document]
     if missing:
-        raise SaveFileError(
-            f"{source}: missing key{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}", missing[0])
+        raise SaveFileError(plural("{source}: missing key {keys}", "{source}: missing keys {keys}", len(missing),
+                                   source=source, keys=", ".join(map(repr, missing))), missing[0])
 
     deal = _parsed_text(document["deal"], "deal", source, Deal.from_code, DealCodeError,
-                        "a deal code such as PY1-N-AAAAAAS")
+                        text("a deal code such as PY1-N-AAAAAAS"))
     rules_text = document.get("rules", deal.rules.name)
-    rules = _parsed_text(rules_text, "rules", source, Rules.parse, RulesError, "rules such as N or T+strict")
+    rules = _parsed_text(rules_text, "rules", source, Rules.parse, RulesError, text("rules such as N or T+strict"))
     if rules != deal.rules:
-        raise SaveFileError(
-            f"{source}: rules: the file says {quoted(rules_text)} but deal {deal.code} is played under "
-            f"{deal.rules.name!r} (the code decides; fix or remove the rules line)", "rules")
+        raise SaveFileError(text(
+            "{source}: rules: the file says {rules} but deal {code} is played under "
+            "{code_rules!r} (the code decides; fix or remove the rules line)", source=source,
+            rules=quoted(rules_text), code=deal.code, code_rules=deal.rules.name), "rules")
 
     history_value = document["history"]
     if history_value is None:
         history_value = []
     if not isinstance(history_value, list):
-        raise SaveFileError(f"{source}: history: expected a list of moves such as [KD, 10C+3S, draw], "
-                            f"found {_kind(history_value)}", "history")
+        raise SaveFileError(text("{source}: history: expected a list of moves such as [KD, 10C+3S, draw], found {kind}",
+                                 source=source, kind=_kind(history_value)), "history")
     history = []
     for number, entry in enumerate(history_value, start=1):
         if not isinstance(entry, str):
-            raise SaveFileError(f"{source}: history: action {number} is {quoted(entry)}, not a move", "history")
+            raise SaveFileError(text("{source}: history: action {number} is {entry}, not a move", source=source,
+                                     number=number, entry=quoted(entry)), "history")
         try:
             history.append(Move.parse(entry))
         except MoveSyntaxError as error:
-            raise SaveFileError(f"{source}: history: action {number}: {error}", "history") from None
+            raise SaveFileError(text("{source}: history: action {number}: {reason}", source=source, number=number,
+                                     reason=message_of(error)), "history") from None
 
     status = _enum_value(document["status"], Outcome, "status", source)
     termination_value = document.get("termination")
     termination = None if termination_value is None else _enum_value(
-        termination_value, Termination, "termination", source, "null (still playing) or ")
+        termination_value, Termination, "termination", source, null_meaning=text("null (still playing)"))
     hints = _whole_number(document, "hints", source) if "hints" in document else 0
 
     time_played = document.get("time_played", 0.0)
     if (isinstance(time_played, bool) or not isinstance(time_played, (int, float))
             or not math.isfinite(time_played) or time_played < 0):
-        raise SaveFileError(
-            f"{source}: time_played: expected seconds (a number 0 or more), found {quoted(time_played)}", "time_played")
+        raise SaveFileError(text("{source}: time_played: expected seconds (a number 0 or more), found {value}",
+                                 source=source, value=quoted(time_played)), "time_played")
 
     selected_value = document.get("selected")
     selected = None if selected_value is None else _parsed_text(
-        selected_value, "selected", source, parse_card, CardError, "a card name or null")
+        selected_value, "selected", source, parse_card, CardError, text("a card name or null"))
 
     assist = document.get("assist", True)
     if not isinstance(assist, bool):
-        raise SaveFileError(f"{source}: assist: expected true or false, found {quoted(assist)}", "assist")
+        raise SaveFileError(text("{source}: assist: expected true or false, found {value}", source=source,
+                                 value=quoted(assist)), "assist")
 
     level_value = document.get("level")
     level = None if level_value is None else _enum_value(level_value, Level, "level", source)
@@ -479,13 +509,18 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     )
 
 
-def _enum_value(value: object, kind: type[EnumType], key: str, source: str, also: str = "") -> EnumType:
+def _enum_value(value: object, kind: type[EnumType], key: str, source: str,
+                null_meaning: str | None = None) -> EnumType:
     """The member of ``kind`` whose value is ``value`` (exactly: no case folding, no numbers)."""
     for member in kind:
         if isinstance(value, str) and member.value == value:
             return member
     expected = ", ".join(member.value for member in kind)
-    raise SaveFileError(f"{source}: {key}: expected {also}one of {expected}, found {quoted(value)}", key)
+    if null_meaning is not None:
+        raise SaveFileError(text("{source}: {key}: expected {null} or one of {expected}, found {value}", source=source,
+                                 key=key, null=null_meaning, expected=expected, value=quoted(value)), key)
+    raise SaveFileError(text("{source}: {key}: expected one of {expected}, found {value}", source=source, key=key,
+                             expected=expected, value=quoted(value)), key)
 
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -501,7 +536,8 @@ def _daily_date(value: object, source: str) -> str | None:
             return datetime.date.fromisoformat(value).isoformat()
         except ValueError:
             pass
-    raise SaveFileError(f"{source}: daily: expected a date YYYY-MM-DD, found {quoted(value)}", "daily")
+    raise SaveFileError(text("{source}: daily: expected a date YYYY-MM-DD, found {value}", source=source,
+                             value=quoted(value)), "daily")
 
 
 # -- replaying ---------------------------------------------------------------------------------
@@ -545,11 +581,12 @@ def replay(data: SaveData) -> Replay:
     if walked.refused is not None:
         game.use_dead_end_rule()
         number = walked.played + 1
-        move, message = data.history[walked.played], walked.refused.refusal.message
+        move = data.history[walked.played]
         return Replay(game, [Divergence(
             "history", str(move), None,
-            f"history: action {number} ({move}) cannot be played after the {number - 1} before it: "
-            f"{message[0].lower()}{message[1:]}", number)], data.format, False)
+            text("history: action {number} ({move}) cannot be played after the {before} before it: {reason}",
+                 number=number, move=str(move), before=number - 1, reason=walked.refused.refusal.reason),
+            number)], data.format, False)
     found = []
     recorded_fields: list[tuple[str, object, object]] = [
         ("score", data.score, game.score),
@@ -561,11 +598,13 @@ def replay(data: SaveData) -> Replay:
     for name, recorded, replayed in recorded_fields:
         if recorded != replayed:
             found.append(Divergence(name, recorded, replayed,
-                                    f"{name}: the file says {_text(recorded)} but its history gives {_text(replayed)}"))
+                                    text("{field}: the file says {recorded} but its history gives {replayed}",
+                                         field=name, recorded=_shown(recorded), replayed=_shown(replayed))))
     if data.selected is not None:
         if game.is_over or not game.position.is_playable(data.selected):
             found.append(Divergence("selected", str(data.selected), None,
-                                    f"selected: {data.selected} is not a card in play after the history"))
+                                    text("selected: {card} is not a card in play after the history",
+                                         card=str(data.selected))))
         else:
             game.selected = data.selected
     upgradable = True
@@ -580,7 +619,7 @@ def replay(data: SaveData) -> Replay:
     return Replay(game, found, data.format, upgradable)
 
 
-def _text(value: object) -> str:
+def _shown(value: object) -> str:
     return "null" if value is None else str(value)
 
 
@@ -588,11 +627,12 @@ def _value(member: Enum | None) -> str | None:
     return None if member is None else member.value
 
 
-def game_from_save(data: SaveData, source: str = "save file") -> Game:
+def game_from_save(data: SaveData, source: str | None = None) -> Game:
     """The game a save describes; :class:`SaveFileError` naming the field when the file disagrees with itself."""
     result = replay(data)
     if result.first is not None:
-        raise SaveFileError(f"{source}: {result.first.message}", result.first.field)
+        raise SaveFileError(text("{source}: {reason}", source=text("save file") if source is None else source,
+                                 reason=result.first.message), result.first.field)
     return result.game
 
 
@@ -616,7 +656,7 @@ class SavedGame(NamedTuple):
 
 def save_source(path: Path | str) -> str:
     """How messages name a save file: ``bad save file 'g.yaml'`` (quoted, escaped, bounded)."""
-    return f"bad save file {quoted_name(path)}"
+    return text("bad save file {name}", name=quoted_name(path))
 
 
 def read_save_text(path: Path | str) -> str:
@@ -624,7 +664,7 @@ def read_save_text(path: Path | str) -> str:
     try:
         return read_text(path)
     except FileContentError as error:
-        raise SaveFileError(f"{save_source(path)}: {error.problem}") from None
+        raise SaveFileError(text("{source}: {problem}", source=save_source(path), problem=error.problem)) from None
 
 
 def read_save(path: Path | str) -> SaveData:
@@ -638,17 +678,17 @@ def load_game(path: Path | str) -> SavedGame:
     A format-1 file whose history is valid by today's end rule comes back as format-2 data, so it
     is written as format 2 the next time it changes; any other format-1 file stays format 1.
     """
-    text = read_save_text(path)
+    content = read_save_text(path)
     source = save_source(path)
-    data = parse_save(text, source)
+    data = parse_save(content, source)
     result = replay(data)
     if result.first is not None:
-        raise SaveFileError(f"{source}: {result.first.message}", result.first.field)
+        raise SaveFileError(text("{source}: {reason}", source=source, reason=result.first.message), result.first.field)
     game = result.game
     if data.format == 1 and result.upgradable:
         data = replace(data, format=FORMAT_VERSION)
         data = SaveData.from_game(game, data)
-    return SavedGame(Path(path), text, data, game)
+    return SavedGame(Path(path), content, data, game)
 
 
 class SaveLimitError(FileAccessError):
@@ -661,8 +701,9 @@ def write_save(path: Path | str, data: SaveData) -> str:
     A history longer than :data:`MAX_HISTORY` is never written: the file could not be read back.
     """
     if len(data.history) > MAX_HISTORY:
-        raise SaveLimitError(f"cannot write {quoted_name(path)}: its history would hold {len(data.history):,} "
-                             f"actions, more than the {MAX_HISTORY:,} a save can hold; start a new game")
-    text = data.to_text()
-    atomic_write(path, text)
-    return text
+        raise SaveLimitError(text("cannot write {name}: its history would hold {count:,} actions, more than the "
+                                  "{most:,} a save can hold; start a new game", name=quoted_name(path),
+                                  count=len(data.history), most=MAX_HISTORY))
+    content = data.to_text()
+    atomic_write(path, content)
+    return content

@@ -26,6 +26,7 @@ from ..engine.cards import Card
 from .files import SAVE_OUTPUT, SaveLock, read_head
 from ..engine.game import Game, TapAction, TapResult, parse_input
 from ..engine.moves import CARD_REFUSALS, Move, MoveKind, Refusal
+from ..engine.text import text
 from .save import SaveData, load_game, write_save
 
 if TYPE_CHECKING:
@@ -190,20 +191,21 @@ def describe(step: Step, name: Callable[[Card], str] = str) -> str:
     """A short line for a played step: ``removed 10♣+3♠ (+20)``, ``selected 7♣``, ``drew 5♠`` …"""
     result = step.result
     if result.action is TapAction.SELECTED:
-        return f"selected {name(step.selected)}" if step.selected is not None else "selected"
+        return text("selected {card}", card=name(step.selected)) if step.selected is not None else text("selected")
     if result.action is TapAction.DESELECTED:
-        return "selection cleared"
+        return text("selection cleared")
     move = result.move
     assert move is not None
     if move.cards:
-        return f"removed {'+'.join(name(card) for card in move.cards)} (+{step.points})"
+        return text("removed {cards} ({points})", cards="+".join(name(card) for card in move.cards),
+                    points=f"+{step.points}")
     if move.kind is MoveKind.DRAW:
-        return f"drew {name(step.waste_top)}" if step.waste_top is not None else "drew"
+        return text("drew {card}", card=name(step.waste_top)) if step.waste_top is not None else text("drew")
     if move.kind is MoveKind.RECYCLE:
-        return f"recycled the waste: pass {step.pass_number}"
+        return text("recycled the waste: pass {number}", number=step.pass_number)
     if move.kind is MoveKind.RESIGN:
-        return "resigned: the game is lost"
-    return f"undid the last action (score {step.score})"
+        return text("resigned: the game is lost")
+    return text("undid the last action (score {score})", score=step.score)
 
 
 def refusal_line(step: Step, name: Callable[[Card], str] = str) -> str:
@@ -211,10 +213,10 @@ def refusal_line(step: Step, name: Callable[[Card], str] = str) -> str:
     result = step.result
     assert result.refusal is not None
     if result.message is None:
-        return f"{step.text}: refused ({result.refusal.value})"
+        return text("{input}: refused ({reason})", input=step.text, reason=result.refusal.value)
     if step.card is not None:
-        return f"{step.text}: {result.refusal.message_about(name(step.card))}"
-    line = f"{step.text}: {result.message}"
+        return text("{input}: {message}", input=step.text, message=result.refusal.message_about(name(step.card)))
     if result.refusal is Refusal.SUM_NOT_13 and step.selected is not None:
-        line += f"; {name(step.selected)} is selected now"
-    return line
+        return text("{input}: {message}; {card} is selected now", input=step.text, message=result.message,
+                    card=name(step.selected))
+    return text("{input}: {message}", input=step.text, message=result.message)

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.errors import PyramideError, quoted_name
 from ..engine.level import LEVELS, Level
 from ..engine.moves import MoveKind
+from ..engine.text import message_of, text
 from .places import default_db_path
 
 if TYPE_CHECKING:
@@ -163,17 +164,19 @@ class StatsDB:
 
         where = quoted_name(self.path)
         if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
-            return StatsError(f"the statistics database {where} stayed locked by another process", "access")
+            return StatsError(text("the statistics database {name} stayed locked by another process", name=where),
+                              "access")
         if isinstance(error, sqlite3.OperationalError) and "unable to open" in str(error):
-            return StatsError(f"cannot open the statistics database {where}", "access")
+            return StatsError(text("cannot open the statistics database {name}", name=where), "access")
         if isinstance(error, OSError):
             from .files import describe_os_error
 
             return StatsError(describe_os_error(error, error.filename or where, "write"), "access")
         if isinstance(error, sqlite3.DatabaseError):
-            return StatsError(f"the statistics database {where} is damaged ({error}); "
-                              "`pyramide stats --reset` sets it aside and starts a new one")
-        return StatsError(f"the statistics database {where}: {error}")
+            return StatsError(text("the statistics database {name} is damaged ({reason}); "
+                                   "`pyramide stats --reset` sets it aside and starts a new one", name=where,
+                                   reason=str(error)))
+        return StatsError(text("the statistics database {name}: {reason}", name=where, reason=message_of(error)))
 
     def _connect(self, create: bool) -> sqlite3.Connection | None:
         """An open connection with the schema in place, or ``None`` when there is no database and
@@ -189,9 +192,10 @@ class StatsDB:
             connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
             version = connection.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StatsError(
-                    f"the statistics database {quoted_name(self.path)} was written by a newer pyramide (format "
-                    f"{version}; this one reads format {SCHEMA_VERSION} and older): upgrade pyramide", "newer")
+                raise StatsError(text(
+                    "the statistics database {name} was written by a newer pyramide (format "
+                    "{version}; this one reads format {known} and older): upgrade pyramide",
+                    name=quoted_name(self.path), version=version, known=SCHEMA_VERSION), "newer")
             if version < SCHEMA_VERSION:
                 if not create:
                     return _closed(connection)
@@ -302,7 +306,7 @@ def record_game(db: StatsDB, record: GameRecord, if_new: bool = False) -> str | 
     try:
         db.record(record, if_new)
     except StatsError as error:
-        return f"warning: this game was not counted in the statistics: {error}"
+        return text("warning: this game was not counted in the statistics: {reason}", reason=message_of(error))
     return None
 
 

@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import NamedTuple, Self
 
 from ..engine.errors import PyramideError
+from ..engine.text import joined, plural, text
 from ..versions import PACKAGE_VERSION, SURVEY_STORE_FORMAT
-from .files import FileAccessError, SaveLock, describe_os_error
+from .files import FileAccessError, SaveLock, describe_os_error, doing_text
 
 STORE_FORMAT = SURVEY_STORE_FORMAT
 """The layout version written in ``PRAGMA user_version``; a newer one is refused ("upgrade")."""
@@ -83,7 +84,8 @@ class StoreIdentity:
 
     def differences(self, other: StoreIdentity) -> list[tuple[str, str, str]]:
         """``[("rules", "T", "N"), …]``: (what, ``self``'s, ``other``'s) for each setting that differs."""
-        pairs = (("solver version", self.solver_version, other.solver_version), ("rules", self.rules, other.rules),
+        pairs = ((text("solver version"), self.solver_version, other.solver_version),
+                 (text("rules"), self.rules, other.rules),
                  ("--max-states", self.max_states, other.max_states),
                  ("--optimal", "on" if self.optimal else "off", "on" if other.optimal else "off"))
         return [(name, str(mine), str(theirs)) for name, mine, theirs in pairs if mine != theirs]
@@ -107,18 +109,20 @@ def _connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
     try:
         connection = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0)
     except sqlite3.OperationalError as error:
-        raise FileAccessError(f"cannot open {str(path)!r}: {error}") from None
+        raise FileAccessError(text("cannot open {name!r}: {reason}", name=str(path), reason=str(error))) from None
     return connection
 
 
 def _database_error(path: Path, error: sqlite3.Error, doing: str) -> PyramideError:
     """One clear error for a failed SQLite call (a full disk or a lock is the file's, not the store's)."""
-    text = str(error)
+    reason = str(error)
     if isinstance(error, sqlite3.OperationalError) and any(
-        word in text for word in ("disk", "locked", "readonly", "unable to open", "I/O")
+        word in reason for word in ("disk", "locked", "readonly", "unable to open", "I/O")
     ):
-        return FileAccessError(f"cannot {doing} {str(path)!r}: {text}")
-    return StoreError(f"cannot {doing} {str(path)!r}: {text} (not a pyramide survey store, or damaged)")
+        return FileAccessError(text("cannot {doing} {name!r}: {reason}", doing=doing_text(doing), name=str(path),
+                                    reason=reason))
+    return StoreError(text("cannot {doing} {name!r}: {reason} (not a pyramide survey store, or damaged)",
+                           doing=doing_text(doing), name=str(path), reason=reason))
 
 
 def _sync_folder(folder: Path) -> None:
@@ -156,8 +160,8 @@ class SurveyStore:
         lock = SaveLock(path, timeout=0).__enter__()
         try:
             if path.exists() or path.is_symlink():
-                raise FileAccessError(f"{str(path)!r} already exists: add --resume to continue that survey, "
-                                      f"or name another store")
+                raise FileAccessError(text("{name!r} already exists: add --resume to continue that survey, "
+                                           "or name another store", name=str(path)))
             temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
             try:
                 connection = sqlite3.connect(temporary, isolation_level=None)
@@ -195,8 +199,9 @@ class SurveyStore:
         """An existing store; ``writable`` takes its lock (refused at once if a run holds it)."""
         path = Path(path)
         if not path.is_file():
-            what = "is not a file" if path.exists() else "does not exist"
-            raise FileAccessError(f"survey store {str(path)!r} {what}")
+            if path.exists():
+                raise FileAccessError(text("survey store {name!r} is not a file", name=str(path)))
+            raise FileAccessError(text("survey store {name!r} does not exist", name=str(path)))
         lock = SaveLock(path, timeout=0).__enter__() if writable else None
         try:
             return cls._opened(path, lock)
@@ -212,12 +217,14 @@ class SurveyStore:
             application, version = (connection.execute(f"PRAGMA {name}").fetchone()[0]
                                     for name in ("application_id", "user_version"))
             if application != APPLICATION_ID:
-                raise StoreError(f"{str(path)!r} is not a pyramide survey store")
+                raise StoreError(text("{name!r} is not a pyramide survey store", name=str(path)))
             if version > STORE_FORMAT:
-                raise StoreError(f"{str(path)!r} is a survey store of format {version}, newer than this pyramide "
-                                 f"reads ({STORE_FORMAT}): upgrade pyramide")
+                raise StoreError(text("{name!r} is a survey store of format {version}, newer than this pyramide "
+                                      "reads ({known}): upgrade pyramide", name=str(path), version=version,
+                                      known=STORE_FORMAT))
             if version != STORE_FORMAT:
-                raise StoreError(f"{str(path)!r} has an unknown store format {version}")
+                raise StoreError(text("{name!r} has an unknown store format {version}", name=str(path),
+                                      version=version))
             info = dict(connection.execute("SELECT key, value FROM store_info").fetchall())
             identity = StoreIdentity(int(info["solver_version"]), info["rules"], int(info["max_states"]),
                                      info["optimal"] == "1")
@@ -226,7 +233,7 @@ class SurveyStore:
                 connection.execute("PRAGMA synchronous = NORMAL")
         except (KeyError, ValueError):
             connection.close()
-            raise StoreError(f"{str(path)!r}: its store_info table is damaged") from None
+            raise StoreError(text("{name!r}: its store_info table is damaged", name=str(path))) from None
         except sqlite3.Error as error:
             connection.close()
             raise _database_error(path, error, "read") from None
@@ -259,10 +266,10 @@ class SurveyStore:
         """Refuse (``StoreMismatchError``) unless the store was made with ``wanted``'s identity."""
         differences = self.identity.differences(wanted)
         if differences:
-            held = ", ".join(f"{name} {mine}" for name, mine, _ in differences)
-            asked = ", ".join(f"{name} {theirs}" for name, _, theirs in differences)
-            raise StoreMismatchError(f"{str(self.path)!r} holds results of {held}, not {asked}: "
-                                     f"use a new store for these settings")
+            held = joined(text("{setting} {value}", setting=name, value=mine) for name, mine, _ in differences)
+            asked = joined(text("{setting} {value}", setting=name, value=theirs) for name, _, theirs in differences)
+            raise StoreMismatchError(text("{name!r} holds results of {held}, not {asked}: use a new store for these "
+                                          "settings", name=str(self.path), held=held, asked=asked))
 
     def info(self, key: str) -> str | None:
         row = self._query("SELECT value FROM store_info WHERE key = ?", (key,)).fetchone()
@@ -320,15 +327,17 @@ class SurveyStore:
         batch = list(rows)
         for row in batch:
             if (row.rules, row.solver_version) != (self.identity.rules, self.identity.solver_version):
-                raise StoreMismatchError(f"deal {row.number} was solved with rules {row.rules}, solver version "
-                                         f"{row.solver_version}; {str(self.path)!r} holds {self.identity.rules}, "
-                                         f"solver version {self.identity.solver_version}")
+                raise StoreMismatchError(text(
+                    "deal {number} was solved with rules {rules}, solver version {version}; {name!r} holds "
+                    "{store_rules}, solver version {store_version}", number=row.number, rules=row.rules,
+                    version=row.solver_version, name=str(self.path), store_rules=self.identity.rules,
+                    store_version=self.identity.solver_version))
         try:
             self._write(lambda c: c.executemany(_INSERT, batch), "write to")
         except StoreError as error:
             if "UNIQUE" in str(error):
-                raise StoreError(f"{str(self.path)!r}: a deal of this batch is already stored; nothing of the batch "
-                                 f"was written") from None
+                raise StoreError(text("{name!r}: a deal of this batch is already stored; nothing of the batch was "
+                                      "written", name=str(self.path))) from None
             raise
         return len(batch)
 
@@ -338,12 +347,13 @@ class SurveyStore:
         Refused whole when the identities differ or when a deal is stored in both with different
         results (``StoreConflictError`` names the first such deal and how many there are)."""
         if source.path.resolve() == self.path.resolve():
-            raise StoreError(f"cannot merge {str(self.path)!r} into itself")
+            raise StoreError(text("cannot merge {name!r} into itself", name=str(self.path)))
         differences = self.identity.differences(source.identity)
         if differences:
-            listed = ", ".join(f"{name} ({mine} here, {theirs} there)" for name, mine, theirs in differences)
-            raise StoreMismatchError(f"cannot merge {str(source.path)!r} into {str(self.path)!r}: they differ in "
-                                     f"{listed}")
+            listed = joined(text("{setting} ({mine} here, {theirs} there)", setting=name, mine=mine, theirs=theirs)
+                            for name, mine, theirs in differences)
+            raise StoreMismatchError(text("cannot merge {source!r} into {name!r}: they differ in {listed}",
+                                          source=str(source.path), name=str(self.path), listed=listed))
         differs = " OR ".join(f"d.{name} IS NOT s.{name}" for name in _COLUMNS.split(", ")[1:])
         connection = self._connection
         try:
@@ -359,10 +369,15 @@ class SurveyStore:
                 if clashes:
                     mine, theirs = (connection.execute(f"SELECT verdict, positions FROM {db}.deals WHERE number = ?",
                                                        (first,)).fetchone() for db in ("main", "source"))
-                    raise StoreConflictError(
-                        f"cannot merge {str(source.path)!r} into {str(self.path)!r}: {clashes} deal(s) have different "
-                        f"results in the two stores, the first is deal {first} ({mine[0]}, {mine[1]} positions here; "
-                        f"{theirs[0]}, {theirs[1]} there); nothing was merged")
+                    raise StoreConflictError(plural(
+                        "cannot merge {source!r} into {name!r}: {count} deal has different results in the two "
+                        "stores, deal {first} ({mine}, {mine_positions} positions here; {theirs}, "
+                        "{their_positions} there); nothing was merged",
+                        "cannot merge {source!r} into {name!r}: {count} deals have different results in the two "
+                        "stores, the first is deal {first} ({mine}, {mine_positions} positions here; {theirs}, "
+                        "{their_positions} there); nothing was merged", clashes, source=str(source.path),
+                        name=str(self.path), first=first, mine=mine[0], mine_positions=mine[1], theirs=theirs[0],
+                        their_positions=theirs[1]))
                 before = connection.execute("SELECT COUNT(*) FROM main.deals").fetchone()[0]
                 incoming = connection.execute("SELECT COUNT(*) FROM source.deals").fetchone()[0]
                 connection.execute(f"INSERT OR IGNORE INTO main.deals ({_COLUMNS}) SELECT {_COLUMNS} FROM source.deals")
