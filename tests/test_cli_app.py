@@ -25,7 +25,7 @@ def test_root_help_lists_the_commands_and_the_exit_status_table() -> None:
         assert command in outcome.stdout
     for status, meaning in EXIT_STATUS_MEANINGS:
         assert f"  {int(status)}  {meaning}" in outcome.stdout
-    assert [int(status) for status, _ in EXIT_STATUS_MEANINGS] == list(range(8))
+    assert [int(status) for status, _ in EXIT_STATUS_MEANINGS] == [*range(8), 130]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -130,3 +130,24 @@ def test_float_and_integer_options_need_no_pydantic(tmp_path: Path) -> None:
     completed = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
                                env=environment, timeout=60)
     assert '"schema"' in completed.stdout and completed.stderr == ""
+
+
+def test_ctrl_c_in_a_command_is_one_line_and_status_130(capsys) -> None:
+    """Ctrl-C anywhere in a command body: `pyramide: interrupted`, exit 130 (JSON: kind interrupted)."""
+    import json
+
+    import typer
+
+    from pyramide_cli.cli.common import reporting
+
+    for json_output in (False, True):
+        try:
+            with reporting(json_output):
+                raise KeyboardInterrupt
+        except typer.Exit as exit_:
+            assert exit_.exit_code == 130
+        captured = capsys.readouterr()
+        if json_output:
+            assert json.loads(captured.out)["error"]["kind"] == "interrupted" and captured.err == ""
+        else:
+            assert captured.err == "pyramide: interrupted\n" and captured.out == ""

@@ -19,6 +19,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
+from ..engine.text import text
 from .common import emit_json, error_document, say_error
 from .exit_codes import ExitStatus, exit_status_table
 
@@ -70,9 +71,9 @@ class PyramideGroup(TyperGroup):
                 error.show()
             else:
                 say_error(usage_message(error, arguments))
-        except typer.Abort:
-            sys.stderr.write("Aborted!\n")
-            status = 1
+        except typer.Abort:  # Ctrl-C or end of input at one of Click's own prompts
+            say_error(text("interrupted"))
+            status = ExitStatus.INTERRUPTED
         status = status if isinstance(status, int) else 0
         if standalone_mode:
             sys.exit(status)

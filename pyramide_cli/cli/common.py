@@ -168,6 +168,9 @@ def reporting(json_output: bool) -> Iterator[None]:
             raise
         details = error.details if isinstance(error, CommandError) else {}
         raise fail(message_of(error), status_for(error), json_output, **details) from None
+    except KeyboardInterrupt:
+        # Ctrl-C: one line (or one JSON document) and the shells' status for it; what was saved stays saved.
+        raise fail(text("interrupted"), ExitStatus.INTERRUPTED, json_output) from None
     except BrokenPipeError:
         # `pyramide show g.yaml | head -1`: the reader left; nothing more to say.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit

@@ -23,6 +23,8 @@ class ExitStatus(IntEnum):
     UNWINNABLE = 6
     """``solve``, ``grade``: the deal or position is proven unwinnable."""
     SEARCH_LIMIT = 7
+    INTERRUPTED = 130
+    """Ctrl-C (the shells' 128 + SIGINT): what was already saved stays saved."""
     """``solve``, ``grade``: a search limit was reached before a verdict; ``deal --level``: no deal found."""
 
 
@@ -35,6 +37,7 @@ EXIT_STATUS_MEANINGS: tuple[tuple[ExitStatus, str], ...] = (
     (ExitStatus.FILE_ERROR, "file or lock problem: missing, unwritable, exists, locked"),
     (ExitStatus.UNWINNABLE, "solve, grade: unwinnable"),
     (ExitStatus.SEARCH_LIMIT, "solve, grade: search limit reached; deal --level/--daily: no deal found"),
+    (ExitStatus.INTERRUPTED, "interrupted (Ctrl-C); what was already saved stays saved"),
 )
 
 

@@ -35,7 +35,7 @@ SURVEY_LIMIT_HELP = ("Count a deal as unknown when its search explores this many
                      "the store's].")
 SURVEY_TIMEOUT_HELP = ("Also count a deal as unknown when its search takes this many seconds (opt-in; the counts "
                        "then depend on the machine; not with --store or --cluster).")
-INTERRUPTED = 130
+INTERRUPTED = ExitStatus.INTERRUPTED
 """Exit status after Ctrl-C (the shell's convention, 128 + SIGINT); the store keeps what was solved."""
 
 SURVEY_HELP = """Solve a range of deal numbers and report how many can be won.
