@@ -104,3 +104,27 @@ def test_random_games_are_frozen() -> None:
                 result = random_game(tables, rng, trace)
                 digest.update(repr((result.won, result.pyramid_removed, result.actions, trace)).encode())
     assert digest.hexdigest() == "c022bb20b32d2d29be70cea54a3c5a1217feb39de25ef3d70cfa1fc56fd0ebd6"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=10**8), st.sampled_from(RULE_SETS), st.integers(min_value=0),
+       st.booleans())
+def test_a_game_lists_the_playout_actions_in_their_order(number, rules_text, seed, dead_ends):
+    """Games (engine/game.py) keep their own tables of moves; they list exactly the playout's actions, in
+    the same order (bots that pick by index, like the tournament's random bot, depend on it), and move
+    to the position the engine's ``apply`` gives."""
+    from pyramide_cli.engine.game import Game
+
+    deal = Deal.from_number(number, Rules.parse(rules_text))
+    tables, rng = PlayoutTables(deal), random.Random(seed)
+    game = Game(deal, dead_ends=dead_ends)
+    while not game.is_over and len(game.history) < 150:
+        position = game.position
+        expected = [engine_move(position, action) for action in tables.actions(
+            position.pyramid, position.talon, position.drawn, position.recycles)]
+        assert list(game.legal_moves) == expected
+        move = rng.choice(game.legal_moves)
+        record = game.push(move)
+        assert game.position == position.apply(move, dead_ends=False)
+        assert record.score == game.position.score and list(record.removed) == list(move.cards)
+    assert game.is_over or len(game.history) == 150
