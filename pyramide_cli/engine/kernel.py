@@ -157,7 +157,7 @@ class TalonCards:
     dead-game test.  Build with :func:`for_deal`."""
 
     __slots__ = ("cover_pair", "kings", "pyramid_values", "rules", "steps_at", "talon_rules", "talon_values",
-                 "value_slots", "value_talon")
+                 "value_slots", "value_talon", "_wanted")
 
     def __init__(self, deal: Deal) -> None:
         self.rules = deal.rules
@@ -177,6 +177,8 @@ class TalonCards:
         self.kings = value_talon[KING]
         self.cover_pair = deal.rules.cover_pair
         self.steps_at = self._plain_steps if self.talon_rules.plain else self._steps
+        self._wanted: dict[int, int] = {}
+        """The dead-game test's facts of each pyramid shape met (see :meth:`_wanted_by`)."""
 
     # -- removals at one pointer --------------------------------------------------------------------------
     def _plain_steps(self, talon: int, drawn: int, partners: dict[int, tuple[int, ...]], out: list) -> None:
@@ -384,27 +386,13 @@ class TalonCards:
         once as the waste top, so a few masks answer.  False means the position is dead: no card
         can ever be removed again, whatever is drawn or recycled.
         """
-        values, value_slots = self.pyramid_values, self.value_slots
-        free = 0
-        for slot in free_slots(pyramid):
-            free |= 1 << slot
-        if free & value_slots[KING]:
+        wanted = self._wanted.get(pyramid)
+        if wanted is None:  # a shape stays for many positions (games test it after each removal): once per shape
+            wanted = self._wanted[pyramid] = self._wanted_by(pyramid)
+        if wanted < 0:
             return True
-        wanted = 0  # talon cards a free pyramid card pairs with
-        for value in range(1, 13):
-            if free & value_slots[value]:
-                if value < 7 and free & value_slots[13 - value]:
-                    return True
-                wanted |= self.value_talon[13 - value]
-        if self.cover_pair:
-            for slot in free_slots(pyramid):
-                for lower in range(PYRAMID_SIZE):
-                    if (pyramid >> lower & 1 and slot in COVERERS[lower] and pyramid & COVER_MASK[lower] == 1 << slot
-                            and values[slot] + values[lower] == 13):
-                        return True
         if not talon:
             return False
-        wanted |= self.kings
         rules = self.talon_rules
         if rules.plain:  # every card from the waste top on, and after a recycle every card
             if rules.limit is None or recycles < rules.limit:
@@ -412,6 +400,27 @@ class TalonCards:
             top = waste_top(talon, drawn)
             return bool((talon >> drawn << drawn | (1 << top if top >= 0 else 0)) & wanted)
         return bool(self.events(talon, drawn, recycles, wanted=wanted))  # a wanted card, or a talon pair
+
+    def _wanted_by(self, pyramid: int) -> int:
+        """-1 when the pyramid cards alone make a removal (a free king, two free cards making 13, a
+        cover pair); else the talon cards that can be removed once in play: the kings and the cards
+        a free pyramid card pairs with."""
+        values, value_talon = self.pyramid_values, self.value_talon
+        wanted = self.kings
+        needed = 0  # bit v: a free card needs a v to make 13
+        for slot in free_slots(pyramid):
+            value = values[slot]
+            if value == KING or needed >> value & 1:
+                return -1
+            needed |= 1 << (13 - value)
+            wanted |= value_talon[13 - value]
+        if self.cover_pair:
+            for slot in free_slots(pyramid):
+                for lower in range(PYRAMID_SIZE):
+                    if (pyramid >> lower & 1 and slot in COVERERS[lower] and pyramid & COVER_MASK[lower] == 1 << slot
+                            and values[slot] + values[lower] == 13):
+                        return -1
+        return wanted
 
 
 @lru_cache(maxsize=256)
