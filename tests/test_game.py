@@ -446,3 +446,31 @@ def test_a_game_from_a_position_or_a_code():
     later = Game.from_position(start.position)
     assert later.position == start.position and later.history == [] and later.move_count == 0
     assert list(later.legal_moves) == list(start.legal_moves)
+
+
+@pytest.mark.parametrize("rules_text", ["N", "T", "T+waste-pair", "N+draw-3+stock-top", "O+cover-pair"])
+def test_push_pop_undo_and_copy_always_list_the_positions_own_moves(rules_text: str) -> None:
+    """A game remembers how many forced draws lie ahead of a removal and skips working out those
+    positions (``Game._quiet``); whatever mix of push, pop, undo and copy, its moves, end and score are
+    those of a fresh game at the same position."""
+    import random
+
+    rng = random.Random(rules_text)
+    for number in range(6):
+        game = Game(Deal.from_number(number, Rules.parse(rules_text)))
+        for _ in range(300):
+            fresh = Game.from_position(game.position)
+            assert (game.legal_moves, game.termination, game.score) == (fresh.legal_moves, fresh.termination,
+                                                                        fresh.score)
+            roll = rng.random()
+            if roll < 0.08 and game.history:
+                game.pop()
+            elif roll < 0.14 and game.can_undo:
+                game.undo()
+            elif roll < 0.18:
+                game = game.copy()
+            elif game.legal_moves:
+                # mostly draws, so that long forced runs come up
+                game.push(DRAW if DRAW in game.legal_moves and roll < 0.7 else rng.choice(game.legal_moves))
+            else:
+                break

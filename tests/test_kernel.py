@@ -123,6 +123,19 @@ def test_any_removal_ever_matches_a_brute_force_search(rules: Rules, seed: int) 
                                    position.recycles) is expected
 
 
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rules_strategy(), seed=st.integers(0, 2**32))
+def test_removal_distance_is_the_fewest_draws_and_recycles_before_a_removal(rules: Rules, seed: int) -> None:
+    """Games skip the positions in between (engine/game.py): a distance too long would hide a removal."""
+    position = random_position(rules, seed)
+    if position.is_won:
+        return
+    found = walk_by_engine(position)
+    expected = min(distance for distance, _ in found.values()) if found else None
+    assert kernel.for_deal(position.deal).removal_distance(position.pyramid, position.talon, position.drawn,
+                                                           position.recycles) == expected
+
+
 @pytest.mark.parametrize("rules_text", ["N", "T", "O", "T+stock-top", "N+waste-pair", "E+draw-3+cover-pair"])
 def test_dead_and_live_positions_are_both_found(rules_text: str) -> None:
     """The sweep meets both answers, and each agrees with the brute force (so the property above

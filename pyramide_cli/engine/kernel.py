@@ -377,29 +377,38 @@ class TalonCards:
 
     # -- the dead-game test ----------------------------------------------------------------------------
     def any_removal_ever(self, pyramid: int, talon: int, drawn: int, recycles: int) -> bool:
-        """True when some card can still be removed, now or after draws and recycles alone.
+        """True when some card can still be removed, now or after draws and recycles alone; False
+        means the position is dead: no card can ever be removed again, whatever is drawn or recycled."""
+        return self.removal_distance(pyramid, talon, drawn, recycles) is not None
+
+    def removal_distance(self, pyramid: int, talon: int, drawn: int, recycles: int) -> int | None:
+        """How many draws and recycles (the walk of :meth:`events`) come before some card can
+        be removed: 0 when one can be now, ``None`` when never (the position is dead).
 
         The pyramid cannot change before a removal, so it is enough to look at the removals of
         the pyramid alone and, for each talon situation along the walk, at the talon cards in play
         (pairs with the free pyramid cards, kings, and under ``waste-pair``/``stock-top`` the talon
         pairs).  Under draw-1 without talon pairs every talon card the walk reaches is in play
-        once as the waste top, so a few masks answer.  False means the position is dead: no card
-        can ever be removed again, whatever is drawn or recycled.
+        once as the waste top, pass by pass (:meth:`TalonRules.plain_passes`), so a few masks answer.
+        Games use the distance to skip the positions of the walk in between (engine/game.py).
         """
         wanted = self._wanted.get(pyramid)
         if wanted is None:  # a shape stays for many positions (games test it after each removal): once per shape
             wanted = self._wanted[pyramid] = self._wanted_by(pyramid)
         if wanted < 0:
-            return True
+            return 0
         if not talon:
-            return False
+            return None
         rules = self.talon_rules
-        if rules.plain:  # every card from the waste top on, and after a recycle every card
-            if rules.limit is None or recycles < rules.limit:
-                return bool(talon & wanted)
-            top = waste_top(talon, drawn)
-            return bool((talon >> drawn << drawn | (1 << top if top >= 0 else 0)) & wanted)
-        return bool(self.events(talon, drawn, recycles, wanted=wanted))  # a wanted card, or a talon pair
+        if rules.plain:  # the first wanted card of the first pass that has one
+            for cards, before, _, _ in rules.plain_passes(talon, drawn, recycles):
+                hit = cards & wanted
+                if hit:
+                    first = hit & -hit  # cards come into play in index order
+                    return before + (cards & ((first << 1) - 1)).bit_count()
+            return None
+        events = self.events(talon, drawn, recycles, wanted=wanted)  # wanted cards and talon pairs, in walk order
+        return events[0][0] if events else None
 
     def _wanted_by(self, pyramid: int) -> int:
         """-1 when the pyramid cards alone make a removal (a free king, two free cards making 13, a
