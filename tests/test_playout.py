@@ -126,5 +126,8 @@ def test_a_game_lists_the_playout_actions_in_their_order(number, rules_text, see
         move = rng.choice(game.legal_moves)
         record = game.push(move)
         assert game.position == position.apply(move, dead_ends=False)
-        assert record.score == game.position.score and list(record.removed) == list(move.cards)
+        after = game.position
+        assert record == (move, after.score - position.score, move.cards,
+                          tuple(card for card in after.free_cards if card not in position.free_cards),
+                          after.score, game.outcome, game.termination)
     assert game.is_over or len(game.history) == 150

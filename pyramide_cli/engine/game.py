@@ -31,7 +31,7 @@ from . import kernel
 from .cards import Card, looks_like_card, parse_card
 from .deal import Deal
 from .errors import CardError, IllegalMoveError, MoveSyntaxError, UnknownWordError, quoted
-from .layout import PYRAMID_SIZE, free_slots
+from .layout import COVER_MASK, PYRAMID_SIZE, free_slots
 from .moves import DRAW, RECYCLE, RESIGN, UNDO, Move, MoveKind, Refusal, refusal_error
 from .playout import DRAW_ACTION, RECYCLE_ACTION, PlayoutTables
 from .position import POINTS_PER_PYRAMID_CARD, Outcome, Position, Termination
@@ -113,6 +113,13 @@ class HistoryWalk(NamedTuple):
 
 
 _NO_MOVES: tuple[Move, ...] = ()
+
+_GOING_ON: dict[Move, tuple[ActionRecord, ...]] = {
+    stock_move: tuple(ActionRecord(stock_move, 0, (), (), POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - left),
+                                   Outcome.PLAYING, None) for left in range(PYRAMID_SIZE + 1))
+    for stock_move in (DRAW, RECYCLE)}
+"""The record of a draw or a recycle after which the game goes on, by pyramid cards left: it only
+depends on that, and records are immutable, so these 58 are made once (most actions are draws)."""
 
 
 class Game:
@@ -366,6 +373,8 @@ class Game:
         if self.selected is not None and (termination is not None or not self.position.is_playable(self.selected)):
             self.selected = None  # a selected card stays selected only while it is in play
         left = after[0].bit_count()
+        if termination is None and not removed:
+            return _GOING_ON[move][left]  # type: ignore[index]
         return _new_record(ActionRecord, (
             move, POINTS_PER_PYRAMID_CARD * (pyramid.bit_count() - left), removed, uncovered,
             POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - left),
@@ -502,22 +511,14 @@ class _ActionMoves(dict):  # type: ignore[type-arg]
 
     def __missing__(self, action: tuple[int, int]) -> Move:
         pyramid_bits, talon_bits = action
-        cards = self.cards
-        chosen = [cards[slot] for slot in _bits(pyramid_bits)]
-        chosen += [cards[PYRAMID_SIZE + index] for index in _bits(talon_bits)]
-        move = self[action] = Move.king(chosen[0]) if len(chosen) == 1 else Move.pair(chosen[0], chosen[1])
+        cards = self.cards  # the deal's 52 cards: the pyramid's slots, then the talon
+        both = pyramid_bits | talon_bits << PYRAMID_SIZE  # a removal is one card (a king) or two
+        first = both & -both
+        card = cards[first.bit_length() - 1]
+        other = both ^ first
+        move = self[action] = Move.pair(card, cards[other.bit_length() - 1]) if other else Move.king(card)
         self.masks[move] = action
         return move
-
-
-def _bits(mask: int) -> list[int]:
-    """The positions of the bits set in ``mask``, lowest first."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 class _DealMoves:
@@ -599,10 +600,9 @@ class _DealMoves:
         return pyramid & ~pyramid_bits, talon, drawn, recycles, foundation + move.cards
 
     def uncovered(self, before: int, after: int) -> tuple[Card, ...]:
-        """The pyramid cards free in the shape ``after`` and not in ``before`` (the cards a removal uncovered)."""
-        was_free = free_slots(before)
+        """The pyramid cards free in the shape ``after`` and covered in ``before`` (what a removal uncovered)."""
         cards = self.cards
-        return tuple([cards[slot] for slot in free_slots(after) if slot not in was_free])
+        return tuple([cards[slot] for slot in free_slots(after) if before & COVER_MASK[slot]])
 
 
 _DRAW_ONLY = (DRAW,)
