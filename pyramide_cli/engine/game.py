@@ -345,12 +345,11 @@ class Game:
         pyramid, talon, drawn, recycles, foundation = state
         removed: tuple[Card, ...] = move.cards  # type: ignore[union-attr]
         uncovered: tuple[Card, ...] = ()
+        table = self._table
         if removed:
-            after = self._table.after_removal(state, move)  # type: ignore[arg-type]
-            if after[0] != pyramid:
-                uncovered = self._table.uncovered(pyramid, after[0])
+            after, uncovered = table.removal(state, move)  # type: ignore[arg-type]
         elif move is DRAW:
-            after = (pyramid, talon, kernel.draw(talon, drawn, self._table.draw_count), recycles, foundation)
+            after = (pyramid, talon, kernel.draw(talon, drawn, table.draw_count), recycles, foundation)
         elif move is RECYCLE:
             after = (pyramid, talon, 0, recycles + 1, foundation)
         else:
@@ -368,7 +367,7 @@ class Game:
             self._termination = termination = None
             self._quiet = quiet - 1
         else:
-            self._legal, termination, self._quiet = self._table.outlook(after, self._dead_ends)
+            self._legal, termination, self._quiet = table.outlook(after, self._dead_ends)
             self._termination = termination
         if self.selected is not None and (termination is not None or not self.position.is_playable(self.selected)):
             self.selected = None  # a selected card stays selected only while it is in play
@@ -567,7 +566,7 @@ class _DealMoves:
         if shape is None:
             masks, partners = self.shape_of(pyramid)
             moves = self.moves
-            shape = self.shapes[pyramid] = (tuple([moves[bits, 0] for bits in masks]), partners)
+            shape = self.shapes[pyramid] = (tuple([moves[bits, 0] for bits in masks]) if masks else (), partners)
         legal, partners = shape
         with_talon: list[tuple[int, int]] = []
         self.steps_at(talon, drawn, partners, with_talon)
@@ -591,18 +590,18 @@ class _DealMoves:
             return (_NO_MOVES, Termination.DEAD, 0) if dead_ends else (legal, None, 0)
         return legal, None, distance - 1
 
-    def after_removal(self, state: tuple[Any, ...], move: Move) -> tuple[Any, ...]:
-        """The state after a legal removal (as :meth:`Position.apply_unchecked`)."""
+    def removal(self, state: tuple[Any, ...], move: Move) -> tuple[tuple[Any, ...], tuple[Card, ...]]:
+        """The state after a legal removal (as :meth:`Position.apply_unchecked`) and the pyramid cards it
+        uncovered (free now, covered before)."""
         pyramid, talon, drawn, recycles, foundation = state
         pyramid_bits, talon_bits = self.moves.masks[move]  # a legal move was made by this table
         talon &= ~talon_bits
         drawn = kernel.drawn_after_removal(talon, drawn)
-        return pyramid & ~pyramid_bits, talon, drawn, recycles, foundation + move.cards
-
-    def uncovered(self, before: int, after: int) -> tuple[Card, ...]:
-        """The pyramid cards free in the shape ``after`` and covered in ``before`` (what a removal uncovered)."""
+        after = pyramid & ~pyramid_bits, talon, drawn, recycles, foundation + move.cards
+        if not pyramid_bits:
+            return after, ()
         cards = self.cards
-        return tuple([cards[slot] for slot in free_slots(after) if before & COVER_MASK[slot]])
+        return after, tuple([cards[slot] for slot in free_slots(after[0]) if pyramid & COVER_MASK[slot]])
 
 
 _DRAW_ONLY = (DRAW,)

@@ -400,12 +400,18 @@ class TalonCards:
         if not talon:
             return None
         rules = self.talon_rules
-        if rules.plain:  # the first wanted card of the first pass that has one
-            for cards, before, _, _ in rules.plain_passes(talon, drawn, recycles):
-                hit = cards & wanted
+        if rules.plain:  # the passes of plain_passes, as masks here (this is on every game's path)
+            top = (talon & ((1 << drawn) - 1)).bit_length() - 1
+            start = top if top >= 0 else drawn
+            this_pass = talon >> start << start  # the waste top (no draw needed), then the stock in order
+            hit = this_pass & wanted
+            if hit:
+                return (this_pass & (((hit & -hit) << 1) - 1)).bit_count() - (1 if top >= 0 else 0)
+            if start and (rules.limit is None or recycles < rules.limit):
+                next_pass = talon & ((1 << start) - 1)  # after the stock's draws and a recycle, from the bottom
+                hit = next_pass & wanted
                 if hit:
-                    first = hit & -hit  # cards come into play in index order
-                    return before + (cards & ((first << 1) - 1)).bit_count()
+                    return (talon >> drawn).bit_count() + 1 + (next_pass & (((hit & -hit) << 1) - 1)).bit_count()
             return None
         events = self.events(talon, drawn, recycles, wanted=wanted)  # wanted cards and talon pairs, in walk order
         return events[0][0] if events else None
