@@ -571,7 +571,11 @@ class _DealMoves:
         with_talon: list[tuple[int, int]] = []
         self.steps_at(talon, drawn, partners, with_talon)
         if with_talon:
-            legal += tuple(map(self.moves.__getitem__, with_talon))
+            moves = self.moves
+            if len(with_talon) == 1:  # most often: the waste top with one pyramid card, or a king
+                legal += (moves[with_talon[0]],)
+            else:
+                legal += tuple([moves[action] for action in with_talon])
         if legal:
             if talon >> drawn:
                 return legal + _DRAW_ONLY, None, 0
