@@ -143,3 +143,26 @@ def test_text_survives_pickling() -> None:
     value = text("{card} stays", card="KD")
     copy = pickle.loads(pickle.dumps(value))
     assert isinstance(copy, Text) and copy.template == "{card} stays" and copy == "KD stays"
+
+
+def test_a_hebrew_line_starting_with_a_card_name_still_reads_right_to_left() -> None:
+    """The LRMs around a leading card name are no direction of the line; only LTR_LINE is."""
+    from pyramide_cli.i18n import left_to_right
+    from pyramide_cli.i18n.bidi import LTR_LINE, RLM
+
+    line = tr(Text("{card}: {reason}", {"card": "7S", "reason": Refusal.SUM_NOT_13.message}), "he")
+    assert line.startswith(LRM) and for_display(line, "he", {}) == RLM + line
+    kept = left_to_right(" קופה 23", "he")
+    assert kept.startswith(LTR_LINE) and for_display(kept, "he", {}) == kept
+    assert left_to_right(" stock 23", "fr") == " stock 23"
+
+
+def test_the_rules_document_quotes_what_each_language_prints() -> None:
+    """docs/rules.md §8 lists R11, R13 and R17 in the four languages: the catalogs agree with it."""
+    from pyramide_cli.engine.moves import NO_MORE_MOVES
+
+    rules = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    for message in (Refusal.BLOCKED.message, Refusal.SUM_NOT_13.message, NO_MORE_MOVES):
+        row = next(line for line in rules.splitlines() if line.startswith("| R") and f"| {message} |" in line)
+        assert [cell.strip() for cell in row.strip("|").split("|")][1:] == [
+            tr(message, language) for language in ("en", "fr", "he", "sv")]

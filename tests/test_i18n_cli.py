@@ -13,7 +13,7 @@ from pyramide_cli.cli import after_root_options, modules_for
 from pyramide_cli.cli.app import hoisted_language
 from pyramide_cli.engine.text import joined, text
 from pyramide_cli.i18n import LANGUAGES, set_language, tr
-from pyramide_cli.i18n.bidi import LRM, RLM, visual_order
+from pyramide_cli.i18n.bidi import LRM, LTR_LINE, RLM, visual_order
 
 LAYOUT = EXAMPLES / "r24-layout.yaml"
 
@@ -77,7 +77,7 @@ def test_the_board_keeps_its_shape_in_each_language(language: str, ascii_only: b
     assert ("7D" if ascii_only else "7♦") in talon
     assert status.startswith(" PY1-N-") and status.split()[1] == english[9].split()[1]  # the deal code
     if language == "he":  # kept left to right as a whole, card names and numbers marked
-        assert board[8].startswith(LRM) and board[9].startswith(LRM) and f"{LRM}23{LRM}" in board[8]
+        assert board[8].startswith(LTR_LINE) and board[9].startswith(LTR_LINE) and f"{LRM}23{LRM}" in board[8]
     else:
         assert LRM not in "".join(board)
 
@@ -160,7 +160,7 @@ def test_reports_are_translated_and_tables_keep_their_columns(tmp_path: Path) ->
     report = invoke("--lang", "he", "stats", "--db", str(database)).stdout.splitlines()
     header = next(line for line in report if "כללים" in line and "רמה" in line)
     row = report[report.index(header) + 1]
-    assert header.startswith(LRM) and row.startswith(LRM)  # a table stays left to right in Hebrew
+    assert header.startswith(LTR_LINE) and row.startswith(LTR_LINE)  # a table stays left to right in Hebrew
     assert plain(header).index("רמה") == plain(row).index("-")  # the level column lines up
     french = invoke("--lang", "fr", "stats", "--db", str(database)).stdout
     assert "Statistiques : 1 partie jouée, 0 gagnées" in french and "abandonnée" in french
@@ -185,5 +185,5 @@ def test_joined_parts_are_translated_one_by_one() -> None:
 
 
 def test_visual_order_keeps_a_left_to_right_line_in_place() -> None:
-    assert visual_order(LRM + " קופה 23   השלכה 7♦") == " הפוק 23   הכלשה 7♦"
+    assert visual_order(LTR_LINE + " קופה 23   השלכה 7♦") == " הפוק 23   הכלשה 7♦"
     assert visual_order(RLM + "7S: הסכום") == "םוכסה :7S"

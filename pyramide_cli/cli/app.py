@@ -192,6 +192,13 @@ def narrowed(application: typer.Typer, arguments: Sequence[str]) -> typer.Typer:
     return single
 
 
+def _complete_language(incomplete: str) -> list[str]:
+    """The languages ``--lang`` takes, for shell completion."""
+    from ..i18n import LANGUAGES
+
+    return [name for name in LANGUAGES if name.startswith(incomplete.lower())]
+
+
 def _language(value: str | None) -> str | None:
     """Choose the language before any command runs: ``--lang``, else the environment, else English."""
     from ..i18n import LanguageError, choose_language, set_language
@@ -215,6 +222,7 @@ def root(
                                  help="Show the version and exit."),
     lang: Optional[str] = typer.Option(
         None, "--lang", metavar="LANG", callback=_language, is_eager=True, show_default=False,
+        autocompletion=_complete_language,
         help="The language of messages and boards: en, fr, he or sv (default: LANGUAGE, LC_ALL, LC_MESSAGES or "
              "LANG, else en).  Also accepted after the command."),
 ) -> None:

@@ -278,6 +278,9 @@ def _tournament_text(document: dict[str, Any]) -> str:
     low, high = figures["win_rate_ci95"]
     bot = document["bot"]
     from ..engine.level import LEVEL_WORDS, Level
+    from .render import TERMINATION_WORDS
+
+    ending_words = {member.value: word for member, word in TERMINATION_WORDS.items()}
 
     who = bot["name"] + (f" {bot['version']}" if bot["version"] else "")
     values = {"who": who, "deals": document["deals"], "rules": document["rules"], "games": games,
@@ -295,12 +298,17 @@ def _tournament_text(document: dict[str, Any]) -> str:
         text("  mean pyramid removed  {removed:.2f} of 28", removed=figures["mean_pyramid_removed"]),
         text("  mean actions          {actions:.1f}", actions=figures["mean_actions"]),
         text("  time per move         {ms:.3f} ms", ms=figures["ms_per_move"]),
-        text("  endings               {counts}", counts=_counts(figures["endings"])),
+        text("  endings               {counts}", counts=_counts(figures["endings"], ending_words)),
         text("  failures              {counts}", counts=_counts(figures["failures"])),
     ]
     return joined(lines, "\n")
 
 
-def _counts(counts: dict[str, int]) -> str:
-    """``dead 3, no-moves 1`` (the JSON keys, as they are), or ``none``."""
-    return ", ".join(f"{key} {count}" for key, count in sorted(counts.items())) or text("none")
+def _counts(counts: dict[str, int], words: dict[Any, str] | None = None) -> str:
+    """``dead 3, no moves 1``: each key in the reader's words when ``words`` has it (terminations),
+    else as the JSON has it (failure reasons); ``none`` when there is nothing to count."""
+    if not counts:
+        return text("none")
+    words = words or {}
+    return joined(text("{setting} {value}", setting=words.get(key, key), value=count)
+                  for key, count in sorted(counts.items()))

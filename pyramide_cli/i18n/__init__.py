@@ -144,11 +144,11 @@ def _formatter(language: str) -> string.Formatter:
 
 def left_to_right(line: str, language: str | None = None) -> str:
     """``line`` marked to stay left to right as a whole (a table row, the board's talon and status
-    lines) when the language is written right to left: a LEFT-TO-RIGHT MARK first, which a terminal
-    with bidi support and :func:`for_display` take as the line's direction."""
-    from .bidi import LRM
+    lines) when the language is written right to left: LEFT-TO-RIGHT MARKs first, which a terminal
+    with bidi support and :func:`for_display` take as the line's direction (:data:`.bidi.LTR_LINE`)."""
+    from .bidi import LTR_LINE
 
-    return LRM + line if is_right_to_left(language) and not line.startswith(LRM) else line
+    return LTR_LINE + line if is_right_to_left(language) and not line.startswith(LTR_LINE) else line
 
 
 def uses_french_letters(language: str | None = None) -> bool:

@@ -11,7 +11,8 @@ mean:
   follows): a message line that holds Hebrew starts with a RIGHT-TO-LEFT MARK (U+200F,
   :func:`paragraph`), so that it reads right to left even when it begins with a card name
   (``7S: הסכום חייב להיות שווה ל־13``); lines that must keep their shape — the board's talon and
-  status lines, table rows — start with a LEFT-TO-RIGHT MARK instead (``i18n.left_to_right``).
+  status lines, table rows — start with LEFT-TO-RIGHT MARKs instead (two of them, :data:`LTR_LINE`,
+  because one could be the start of a marked card name; ``i18n.left_to_right``).
 
 Other terminals print characters in the order they arrive, which turns Hebrew around.  For them
 :func:`visual_order` reorders one line the way the Unicode bidirectional algorithm would show it —
@@ -26,6 +27,8 @@ from __future__ import annotations
 
 LRM = "\u200e"
 RLM = "\u200f"
+LTR_LINE = LRM + LRM
+"""How a line that must stay left to right starts (a marked value starts with one LRM, never two)."""
 _MIRROR = str.maketrans("()[]{}<>«»", ")(][}{><»«")
 _SUITS = "♣♦♥♠♧♢♡♤"
 
@@ -61,8 +64,9 @@ def is_rtl_line(line: str) -> bool:
 
 
 def paragraph(line: str) -> str:
-    """``line`` with a RIGHT-TO-LEFT MARK first when it holds Hebrew and no mark says its direction."""
-    if line.startswith((LRM, RLM)) or not any(is_rtl_char(char) for char in line):
+    """``line`` with a RIGHT-TO-LEFT MARK first when it holds Hebrew, unless it is a left-to-right
+    line (:data:`LTR_LINE`) or already starts with an RLM."""
+    if line.startswith((LTR_LINE, RLM)) or not any(is_rtl_char(char) for char in line):
         return line
     return RLM + line
 
