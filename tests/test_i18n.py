@@ -166,3 +166,14 @@ def test_the_rules_document_quotes_what_each_language_prints() -> None:
         row = next(line for line in rules.splitlines() if line.startswith("| R") and f"| {message} |" in line)
         assert [cell.strip() for cell in row.strip("|").split("|")][1:] == [
             tr(message, language) for language in ("en", "fr", "he", "sv")]
+
+
+def test_make_text_counts_as_text_where_a_parameter_is_called_text(tmp_path: Path) -> None:
+    """``Move.parse(text=…)`` and ``Rules.parse(text=…)`` keep their public parameter name."""
+    from pyramide_cli.engine.moves import Move
+    from pyramide_cli.engine.rules import Rules
+
+    module = tmp_path / "aliased.py"
+    module.write_text("from pyramide_cli.engine.text import text as make_text\nmake_text('kept {x}', x=1)\n")
+    assert [message.msgid for message in messages_in(module, tmp_path)] == ["kept {x}"]
+    assert str(Move.parse(text="KC")) == "KC" and Rules.parse(text="T").name == "T"

@@ -24,6 +24,7 @@ from typing import Any
 from .cards import Card, pairs_to_thirteen, parse_card
 from .errors import CardError, IllegalMoveError, MoveSyntaxError
 from .text import message_of, text
+from .text import text as make_text
 
 
 class MoveKind(Enum):
@@ -84,31 +85,31 @@ class Move:
         return cached
 
     @classmethod
-    def parse(cls, notation: str) -> Move:
+    def parse(cls, text: str) -> Move:
         """Read a move in the notation; raises :class:`MoveSyntaxError` quoting the text."""
-        if not isinstance(notation, str):
-            raise MoveSyntaxError(text("not a move: {text!r}", text=notation))
-        word = notation.strip().lower()
+        if not isinstance(text, str):
+            raise MoveSyntaxError(make_text("not a move: {text!r}", text=text))
+        word = text.strip().lower()
         if word in _WORDS:
             return _WORDS[word]
-        parts = [part for part in re.split(r"\s*\+\s*|\s+", notation.strip()) if part]
-        if not parts or len(parts) > 2 or (("+" in notation) and len(parts) != 2):
-            raise MoveSyntaxError(text(
+        parts = [part for part in re.split(r"\s*\+\s*|\s+", text.strip()) if part]
+        if not parts or len(parts) > 2 or (("+" in text) and len(parts) != 2):
+            raise MoveSyntaxError(make_text(
                 "not a move: {text!r} (expected a pair like 10C+3S, a king like KD, draw, recycle, undo or resign)",
-                text=notation))
+                text=text))
         try:
             cards = [parse_card(part) for part in parts]
         except CardError as error:
-            raise MoveSyntaxError(text("not a move: {text!r}: {reason}", text=notation,
-                                       reason=message_of(error))) from None
+            raise MoveSyntaxError(make_text("not a move: {text!r}: {reason}", text=text,
+                                        reason=message_of(error))) from None
         if len(cards) == 2:
             if cards[0] == cards[1]:
-                raise MoveSyntaxError(text("not a move: {text!r} names the same card twice", text=notation))
+                raise MoveSyntaxError(make_text("not a move: {text!r} names the same card twice", text=text))
             return cls.pair(cards[0], cards[1])
         if not cards[0].is_king:
-            raise MoveSyntaxError(text(
+            raise MoveSyntaxError(make_text(
                 "not a move: {text!r} is a single card that is not a king; name a pair such as {card}+…",
-                text=notation, card=str(cards[0])))
+                text=text, card=str(cards[0])))
         return cls.king(cards[0])
 
     @property

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from .errors import RulesError
 from .text import text
+from .text import text as make_text
 
 UNLIMITED = None
 PRESET_LIMIT = -1
@@ -97,11 +98,11 @@ class Rules:
         return cls(preset_letter=key)
 
     @classmethod
-    def parse(cls, spec: str) -> Rules:
+    def parse(cls, text: str) -> Rules:
         """Read rules in the human form (``T+strict+recycles=1``) or as a code segment (``TSR1``)."""
-        if not isinstance(spec, str) or not spec.strip():
-            raise RulesError(text("empty rules {rules!r}: give a preset such as N, T, E or O", rules=spec))
-        stripped = spec.strip()
+        if not isinstance(text, str) or not text.strip():
+            raise RulesError(make_text("empty rules {rules!r}: give a preset such as N, T, E or O", rules=text))
+        stripped = text.strip()
         if "+" in stripped or len(stripped) == 1:
             return cls._parse_human(stripped)
         if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", stripped) and stripped[0].upper() in PRESETS:

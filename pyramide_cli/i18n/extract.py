@@ -1,7 +1,9 @@
 """Keep the catalogs in step with the code: ``make catalogs`` (``python -m pyramide_cli.i18n.extract``).
 
 1. Every ``text("…")`` and ``plural("…", "…", n)`` call in the package is a message; its template
-   (a literal string, required) is the ``msgid``.
+   (a literal string, required) is the ``msgid``.  A function whose public parameter is called
+   ``text`` (``Move.parse(text)``) calls them as ``make_text`` / ``make_plural`` (imported under
+   that name), which count the same.
 2. Each ``po/<lang>.po`` gets the new messages (empty, for a translator to fill in) and loses the
    ones the code no longer has; translations of the others are kept.
 3. Each ``.po`` is compiled to ``locale/<lang>/LC_MESSAGES/pyramide.mo`` (shipped in the package).
@@ -28,6 +30,8 @@ PO_FOLDER = HERE / "po"
 LOCALE_FOLDER = HERE / "locale"
 MARKERS = {"text": 1, "plural": 2}
 """Function names that build messages, and how many leading literal templates each takes."""
+ALIASES = {"make_text": "text", "make_plural": "plural"}
+"""The names they are imported under where ``text`` is taken (see the module docstring)."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,10 @@ def _marker(call: ast.Call) -> str | None:
     """``text`` or ``plural`` when the call builds a message: a bare call of the imported function
     (a method that happens to be called ``text`` is not one)."""
     func = call.func
-    return func.id if isinstance(func, ast.Name) and func.id in MARKERS else None
+    if not isinstance(func, ast.Name):
+        return None
+    name = ALIASES.get(func.id, func.id)
+    return name if name in MARKERS else None
 
 
 def messages_in(path: Path, root: Path = PACKAGE) -> Iterator[Message]:
