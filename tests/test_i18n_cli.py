@@ -187,3 +187,10 @@ def test_joined_parts_are_translated_one_by_one() -> None:
 def test_visual_order_keeps_a_left_to_right_line_in_place() -> None:
     assert visual_order(LTR_LINE + " קופה 23   השלכה 7♦") == " הפוק 23   הכלשה 7♦"
     assert visual_order(RLM + "7S: הסכום") == "םוכסה :7S"
+
+
+def test_a_usage_error_after_a_root_language_option_still_answers_in_json(tmp_path: Path) -> None:
+    save = make_save(tmp_path, R24_TEXT_CODE)
+    outcome = invoke("--lang", "he", "play", str(save), "--bogus", "--json")
+    assert outcome.status == 2 and outcome.json()["error"]["kind"] == "usage"
+    assert "pyramide play --help" in outcome.json()["error"]["message"]

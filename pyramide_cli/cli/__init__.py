@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 import typer
 
-from .app import app, narrowed
+from .app import after_root_options, app, narrowed
 from .completion import COMPLETE_VAR
 
 __all__ = ["COMMANDS", "after_root_options", "app", "load_commands", "main", "modules_for"]
@@ -42,15 +42,6 @@ COMMANDS: dict[str, str] = {
 }
 """Command name → the module of ``pyramide_cli.cli`` that registers it (modules load in this order, and
 ``--help`` and completion list their commands in that order)."""
-
-
-def after_root_options(arguments: Sequence[str]) -> list[str]:
-    """The arguments from the command name on: a leading ``--lang LANG`` (or ``--lang=LANG``), the
-    root option every command takes, is passed over to find which command runs."""
-    rest = list(arguments)
-    while rest and (rest[0] == "--lang" or rest[0].startswith("--lang=")):
-        rest = rest[2:] if rest[0] == "--lang" else rest[1:]
-    return rest
 
 
 def modules_for(arguments: Sequence[str], environment: Mapping[str, str]) -> list[str]:

@@ -37,6 +37,7 @@ def usage_message(error: Any, arguments: Sequence[str] = ()) -> str:
     """Click's message for a usage error, with where to read more: ``No such option: --bogus (see
     `pyramide play --help`)`` — one line instead of Click's Usage/Try/Error block."""
     message = error.format_message().rstrip().rstrip(".")
+    arguments = after_root_options(arguments)
     context = getattr(error, "ctx", None)
     if context is not None:
         where = context.command_path
@@ -82,6 +83,7 @@ class PyramideGroup(TyperGroup):
     def asks_for_json(self, arguments: Sequence[str]) -> bool:
         """Whether ``--json`` is among the arguments as the flag, not as the value of an option
         (``replay g.yaml --expect-score --json`` is a usage error in text)."""
+        arguments = after_root_options(arguments)
         command = self.commands.get(arguments[0]) if arguments else None
         if command is None:
             return "--json" in arguments
@@ -103,6 +105,15 @@ def _takes_value(command: Any) -> set[str]:
     """The option names of ``command`` that take a value (``--db FILE``): the word after them is no option."""
     return {name for param in getattr(command, "params", ()) if getattr(param, "is_flag", True) is False
             and not getattr(param, "count", False) for name in getattr(param, "opts", ())}
+
+
+def after_root_options(arguments: Sequence[str]) -> list[str]:
+    """The arguments from the command name on: a leading ``--lang LANG`` (or ``--lang=LANG``), the
+    root option every command takes, is passed over to find which command runs."""
+    rest = list(arguments)
+    while rest and (rest[0] == "--lang" or rest[0].startswith("--lang=")):
+        rest = rest[2:] if rest[0] == "--lang" else rest[1:]
+    return rest
 
 
 def hoisted_language(arguments: list[str], commands: Mapping[str, Any]) -> list[str]:
