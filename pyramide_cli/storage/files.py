@@ -153,7 +153,7 @@ def atomic_write(path: Path | str, content: str) -> None:
         except BaseException:
             _remove_quietly(temporary)
             raise
-        _fsync_folder(folder)
+        fsync_folder(folder)
     except OSError as error:
         if isinstance(error, FileAccessError):
             raise
@@ -168,7 +168,7 @@ def _remove_quietly(path: Path) -> None:
         pass
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
     """Make the rename itself durable; some file systems refuse to open a folder, which is fine."""
     try:
         descriptor = os.open(folder, os.O_RDONLY)

@@ -35,7 +35,7 @@ from typing import NamedTuple, Self
 from ..engine.errors import PyramideError
 from ..engine.text import joined, plural, text
 from ..versions import PACKAGE_VERSION, SURVEY_STORE_FORMAT
-from .files import FileAccessError, SaveLock, describe_os_error, doing_text
+from .files import FileAccessError, SaveLock, describe_os_error, doing_text, fsync_folder
 
 STORE_FORMAT = SURVEY_STORE_FORMAT
 """The layout version written in ``PRAGMA user_version``; a newer one is refused ("upgrade")."""
@@ -125,20 +125,6 @@ def _database_error(path: Path, error: sqlite3.Error, doing: str) -> PyramideErr
                            doing=doing_text(doing), name=str(path), reason=reason))
 
 
-def _sync_folder(folder: Path) -> None:
-    """Make a rename durable (some file systems cannot open a folder: then there is nothing to do)."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
-
-
 class SurveyStore:
     """An open store.  Build with :meth:`create` or :meth:`open`; close (or use ``with``) when done."""
 
@@ -181,7 +167,7 @@ class SurveyStore:
                 with open(temporary, "rb+") as handle:
                     os.fsync(handle.fileno())
                 os.replace(temporary, path)
-                _sync_folder(path.parent)
+                fsync_folder(path.parent)
             except OSError as error:
                 raise FileAccessError(describe_os_error(error, path, "create the store")) from None
             except sqlite3.Error as error:
