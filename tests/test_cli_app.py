@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import typer
 
 from pyramide_cli import __version__
 from pyramide_cli.cli import COMMANDS as COMMAND_MODULES
-from pyramide_cli.cli import modules_for, narrowed
+from pyramide_cli.cli import SUMMARIES, modules_for, narrowed
 from pyramide_cli.cli.completion import COMPLETE_VAR as COMPLETION_VARIABLE
 from pyramide_cli.cli.exit_codes import EXIT_STATUS_MEANINGS, ExitStatus
 
@@ -65,14 +66,41 @@ def test_commands_lists_every_registered_command_and_its_module() -> None:
         assert group.commands[name].callback.__module__ == f"pyramide_cli.cli.{module}", name  # type: ignore[union-attr]
 
 
-def test_a_command_loads_only_its_own_module_and_help_loads_them_all() -> None:
+def test_a_command_loads_only_its_own_module_and_help_loads_none() -> None:
     every = list(dict.fromkeys(COMMAND_MODULES.values()))
     assert modules_for(["play", "g.yaml", "draw"], {}) == ["play_commands"]
     assert modules_for(["show", "g.yaml"], {}) == ["deal_commands"]
-    for arguments in ([], ["--help"], ["shwo", "g.yaml"]):
+    assert modules_for(["--lang", "fr", "show", "g.yaml"], {}) == ["deal_commands"]
+    for arguments in (["shwo", "g.yaml"], ["--", "show", "g.yaml"]):
         assert modules_for(arguments, {}) == every, arguments
-    assert modules_for(["--version"], {}) == []
+    for arguments in ([], ["--help"], ["-h"], ["--lang", "fr", "--help"], ["--lang=he"], ["--version"], ["--bogus"]):
+        assert modules_for(arguments, {}) == [], arguments
     assert modules_for(["play", "g.yaml"], {COMPLETION_VARIABLE: "bash_complete"}) == every
+    assert modules_for([], {COMPLETION_VARIABLE: "bash_complete"}) == every
+
+
+def test_every_listed_command_has_its_summary_as_short_help_and_hidden_ones_none() -> None:
+    group = typer.main.get_command(app)
+    listed = {name for name, command in group.commands.items() if not command.hidden}  # type: ignore[attr-defined]
+    assert set(SUMMARIES) == listed
+    for name in listed:
+        assert group.commands[name].short_help == SUMMARIES[name], name  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("width", ["80", "50"])
+def test_root_help_without_the_command_modules_is_the_help_with_them(width: str) -> None:
+    """`pyramide --help` imports no command module: it lists them from SUMMARIES, exactly as the
+    commands themselves would be listed (order, wrapping, hidden ones left out)."""
+    from typer.testing import CliRunner
+
+    bare = copy.copy(app)
+    bare.registered_commands = []  # the app as `pyramide --help` runs it: no command module loaded
+    environment = {"COLUMNS": width}
+    without = CliRunner().invoke(bare, ["--help"], env=environment, prog_name="pyramide")
+    with_them = CliRunner().invoke(app, ["--help"], env=environment, prog_name="pyramide")
+    assert without.exit_code == with_them.exit_code == 0
+    assert "Commands:" in without.stdout and "  serve " in without.stdout and "calibrate" not in without.stdout
+    assert without.stdout == with_them.stdout
 
 
 def test_the_narrowed_app_builds_and_runs_only_the_named_command(tmp_path: Path) -> None:

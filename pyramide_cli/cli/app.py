@@ -1,11 +1,12 @@
 """The Typer application and its group class: usage errors as one line (or JSON with ``--json``).
 
 Only public interfaces of Typer and Click are used: ``typer.Typer(cls=...)`` with a subclass of
-``typer.core.TyperGroup`` overriding Click's documented ``main``, and Typer's ``registered_commands``
-to build only the command that runs (:func:`narrowed`).  Command modules register themselves with
-``@app.command()``; ``cli/__init__.py`` imports only the one a command needs.  Keep heavy imports
-(solver, rich, …) inside command functions so that every command stays fast (``bench/bench_cli.py``
-measures each one against ``import typer, yaml``).
+``typer.core.TyperGroup`` overriding Click's documented ``main`` and ``format_commands``, and Typer's
+``registered_commands`` to build only the command that runs (:func:`narrowed`).  Command modules
+register themselves with ``@app.command()``; ``cli/__init__.py`` imports only the one a command needs
+(:data:`COMMANDS`), and none for ``pyramide --help``, which lists the commands by their summaries
+(:data:`SUMMARIES`).  Keep heavy imports (solver, rich, …) inside command functions so that every
+command stays fast (``bench/bench_cli.py`` measures each one against ``import typer, yaml``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
 from ..engine.text import text
@@ -26,6 +27,41 @@ from .exit_codes import ExitStatus, exit_status_table
 ClickException: Any = next(base for base in typer.BadParameter.__mro__ if base.__name__ == "ClickException")
 """Click's base class of usage errors, reached through Typer's public ``BadParameter`` (Click is a
 dependency of Typer up to 0.25 and vendored inside it from 0.26 on; this finds it either way)."""
+
+
+COMMANDS: dict[str, str] = {
+    "serve": "bot_commands",
+    "tournament": "bot_commands",
+    "calibrate": "calibrate_commands",
+    "deal": "deal_commands",
+    "show": "deal_commands",
+    "grade": "grade_commands",
+    "play": "play_commands",
+    "replay": "replay_commands",
+    "solve": "solve_commands",
+    "hint": "solve_commands",
+    "survey": "survey_commands",
+    "stats": "stats_commands",
+}
+"""Command name → the module of ``pyramide_cli.cli`` that registers it (modules load in this order, and
+``--help`` and completion list their commands in that order)."""
+
+SUMMARIES: dict[str, str] = {
+    "serve": "Serve games to a bot: JSON lines on stdin and stdout.",
+    "tournament": "Let a bot (built in or external) play many deals; win rate and more.",
+    "deal": "Deal a new game into a save file; print its code and board.",
+    "show": "Show the board of a save file, a layout file or a deal code.",
+    "grade": "Grade a deal: can it be won, how often does a player without a plan win it, and its level.",
+    "play": "Play taps and moves: arguments, stdin or an interactive prompt.",
+    "replay": "Replay a save from its deal code; check score, moves and status.",
+    "solve": "Prove a deal or save winnable (with a line) or unwinnable.",
+    "hint": "Suggest the next action for a save file (never changes it).",
+    "survey": "Solve a range of deals (here or on a cluster), keep them in a store, report.",
+    "stats": "Your statistics: played, won, streaks, best times, last games.",
+}
+"""The line each command shows in ``pyramide --help`` (its ``short_help``: a command registers
+``short_help=SUMMARIES[name]``).  Hidden commands have none.  Root help lists them from here
+without importing a single command module."""
 
 
 def is_no_args_help(error: Exception) -> bool:
@@ -79,6 +115,18 @@ class PyramideGroup(TyperGroup):
         if standalone_mode:
             sys.exit(status)
         return status
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The "Commands" section of the help.  ``pyramide --help`` loads no command module, so a command
+        not built here is listed by its summary: a bare command with the same ``short_help`` as the
+        real one, which Typer formats the same way (tests/test_cli_app.py compares both helps)."""
+        if all(name in self.commands for name in SUMMARIES):
+            return super().format_commands(ctx, formatter)
+        listed = copy.copy(self)
+        listed.commands = {
+            name: self.commands.get(name) or TyperCommand(name=name, short_help=SUMMARIES[name])
+            for name in dict.fromkeys([*COMMANDS, *self.commands]) if name in self.commands or name in SUMMARIES}
+        return TyperGroup.format_commands(listed, ctx, formatter)
 
     def asks_for_json(self, arguments: Sequence[str]) -> bool:
         """Whether ``--json`` is among the arguments as the flag, not as the value of an option

@@ -13,7 +13,7 @@ from ..bots.tournament import DEFAULT_MAX_ACTIONS, GameResult, TournamentSpec
 from ..engine.errors import PyramideError
 from ..engine.text import joined, message_of, text
 from ..storage.files import check_output, csv_output
-from .app import app
+from .app import SUMMARIES, app
 from .common import CommandError, JsonOption, echo, emit_json, error_document, reporting, status_for, usage_error
 from .exit_codes import ExitStatus
 
@@ -46,7 +46,7 @@ def serve_error(error: PyramideError) -> dict[str, Any]:
     return error_document(str(error), status, **details)["error"]
 
 
-@app.command(help=SERVE_HELP, short_help="Serve games to a bot: JSON lines on stdin and stdout.")
+@app.command(help=SERVE_HELP, short_help=SUMMARIES["serve"])
 def serve() -> None:
     from ..bots.serve import serve as run
 
@@ -85,7 +85,7 @@ answer the handshake, 5 the engine cannot be started, --csv exists (without --fo
 """
 
 
-@app.command(help=TOURNAMENT_HELP, short_help="Let a bot (built in or external) play many deals; win rate and more.")
+@app.command(help=TOURNAMENT_HELP, short_help=SUMMARIES["tournament"])
 def tournament(
     bot: Annotated[Optional[str], typer.Option(
         "--bot", metavar="NAME", help="A built-in bot: random, greedy or solver (default greedy).",

@@ -27,16 +27,17 @@ import typer
 from ..engine.errors import (
     CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError, escaped,
 )
-from ..storage.files import FileAccessError, FileContentError
-from ..storage.save import SaveFileError
 from ..engine.text import message_of, text
 from ..i18n import for_display, tr, uses_french_letters
-from .render import Extras, Style, card_name, style_for
 from ..versions import JSON_SCHEMA_VERSION
 from .exit_codes import ExitStatus
 
+# This module is on every command's path, the app's (usage errors) and --help's included: it imports
+# neither storage nor the board (render, which loads the game engine).  The few functions that need
+# them import them when called (bench/bench_cli.py; tests/test_cli_subprocess.py checks what loads).
 if TYPE_CHECKING:
     from ..storage.session import PlayResult
+    from .render import Extras, Style
 
 # -- options shared by the commands ------------------------------------------------------------
 JsonOption = Annotated[bool, typer.Option("--json", help="Print exactly one JSON document (errors included).")]
@@ -61,6 +62,9 @@ class CommandError(PyramideError):
 
 def status_for(error: PyramideError) -> ExitStatus:
     """The exit status of an error family (the table in README and ``pyramide --help``)."""
+    from ..storage.files import FileAccessError, FileContentError  # lazy: see the imports
+    from ..storage.save import SaveFileError
+
     if isinstance(error, CommandError):
         return error.status
     if isinstance(error, FileAccessError):
@@ -184,11 +188,15 @@ def usage_error(message: str) -> CommandError:
 def board_style(ascii: bool, french: bool) -> Style:
     """How boards are drawn on stdout; French rank letters when asked or when the language's
     players read them (fr, he, sv)."""
+    from .render import style_for  # lazy: see the imports
+
     return style_for(sys.stdout, ascii=ascii, french=french or uses_french_letters())
 
 
 def extras_of(data: Any) -> Extras:
     """The :class:`Extras` (time, level, daily) of a :class:`~pyramide_cli.storage.save.SaveData`, or none."""
+    from .render import Extras  # lazy: see the imports
+
     if data is None:
         return Extras()
     return Extras(time_played=data.time_played, level=data.level, daily=data.daily)
@@ -209,6 +217,7 @@ def echo(text: str = "") -> None:
 def print_steps(result: PlayResult, style: Style) -> None:
     """One line per tap or move a batch played (``10C: selected 10♣``), as ``play`` and a session show them."""
     from ..storage.session import describe  # only playing needs it: the other commands never load it
+    from .render import card_name
 
     for step in result.steps:
         echo(text("{input}: {step}", input=step.text, step=describe(step, lambda card: card_name(card, style))))

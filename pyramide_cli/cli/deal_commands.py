@@ -12,7 +12,7 @@ from ..engine.rules import Rules
 from ..engine.text import text
 from ..storage.files import SaveLock, check_output
 from ..storage.save import SaveData, write_save
-from .app import app
+from .app import SUMMARIES, app
 from .completion import complete_level, complete_rules
 from .common import (
     AsciiOption, FrenchOption, JsonOption, RevealOption, board_style, echo, emit_json, extras_of, reporting,
@@ -73,7 +73,7 @@ Exit: 0 ok, 4 bad code or file (also not UTF-8 or over 2 MiB), 5 missing, unread
 regular file.
 """
 
-@app.command(help=DEAL_HELP, short_help="Deal a new game into a save file; print its code and board.")
+@app.command(help=DEAL_HELP, short_help=SUMMARIES["deal"])
 def deal(
     code: Annotated[Optional[str], typer.Argument(
         metavar="CODE", help="A deal code such as PY1-N-AAAAAAS; random when left out.", show_default=False)] = None,
@@ -156,7 +156,7 @@ def _make_deal(code: str | None, rules: Rules | None, layout: str | None) -> Dea
     return Deal.from_number(secrets.randbelow(MAX_DEAL_NUMBER + 1), rules or Rules())
 
 
-@app.command(help=SHOW_HELP, short_help="Show the board of a save file, a layout file or a deal code.",
+@app.command(help=SHOW_HELP, short_help=SUMMARIES["show"],
              no_args_is_help=True)
 def show(
     target: Annotated[str, typer.Argument(

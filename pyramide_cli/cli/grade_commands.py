@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from ..engine.text import joined, message_of, text
-from .app import app
+from .app import SUMMARIES, app
 from .completion import complete_rules
 from .common import CommandError, JsonOption, echo, emit_json, reporting, usage_error
 from .exit_codes import ExitStatus
@@ -47,7 +47,7 @@ game was won (no level), 2 bad rules, 4 bad code or file, 5 missing file.
 """
 
 
-@app.command(help=GRADE_HELP, no_args_is_help=True)
+@app.command(help=GRADE_HELP, short_help=SUMMARIES["grade"], no_args_is_help=True)
 def grade(
     target: Annotated[str, typer.Argument(
         metavar="CODE|FILE", help="A deal code, or a save or layout file.", show_default=False)],

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..storage.session import PlayResult, Step, play_words, refusal_line
-from .app import app
+from .app import SUMMARIES, app
 from .completion import complete_play
 from .common import (
     AsciiOption, CommandError, DbOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of,
@@ -96,7 +96,7 @@ def play_document(path: Path, results: list[PlayResult], last: PlayResult | None
     return document
 
 
-@app.command(help=PLAY_HELP, short_help="Play taps and moves: arguments, stdin or an interactive prompt.",
+@app.command(help=PLAY_HELP, short_help=SUMMARIES["play"],
              no_args_is_help=True)
 def play(
     file: Annotated[str, typer.Argument(

@@ -13,7 +13,7 @@ from ..engine.position import Outcome, Termination
 from ..engine.text import joined, plural, text
 from ..storage.save import Replay, SaveData, read_save, replay as replay_save
 from .render import OUTCOME_WORDS, TERMINATION_WORDS, Style, game_state, render_board
-from .app import app
+from .app import SUMMARIES, app
 from .completion import complete_expect
 from .common import (
     AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, reporting,
@@ -121,7 +121,7 @@ def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, A
     return joined(lines, "\n")
 
 
-@app.command(help=REPLAY_HELP, short_help="Replay a save from its deal code; check score, moves and status.",
+@app.command(help=REPLAY_HELP, short_help=SUMMARIES["replay"],
              no_args_is_help=True)
 def replay(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The save file to check.", show_default=False)],

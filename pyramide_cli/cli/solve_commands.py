@@ -13,7 +13,7 @@ import typer
 
 from ..engine.text import plural, text
 from ..storage.files import SaveLock, check_output
-from .app import app
+from .app import SUMMARIES, app
 from .common import CommandError, JsonOption, echo, emit_json, reporting, shown, usage_error
 from .exit_codes import ExitStatus
 
@@ -75,7 +75,7 @@ def _limits(max_states: int | None, timeout: float | None) -> SolveLimits:
     return SolveLimits(max_states=DEFAULT_LIMITS.max_states if max_states is None else max_states, timeout=timeout)
 
 
-@app.command(help=SOLVE_HELP, short_help="Prove a deal or save winnable (with a line) or unwinnable.",
+@app.command(help=SOLVE_HELP, short_help=SUMMARIES["solve"],
              no_args_is_help=True)
 def solve(
     target: Annotated[str, typer.Argument(
@@ -160,7 +160,7 @@ def _write_solution(path: Path, game: Game, data: SaveData | None, solution: Seq
     return str(path)
 
 
-@app.command(help=HINT_HELP, short_help="Suggest the next action for a save file (never changes it).",
+@app.command(help=HINT_HELP, short_help=SUMMARIES["hint"],
              no_args_is_help=True)
 def hint(
     target: Annotated[str, typer.Argument(

@@ -15,7 +15,7 @@ from ..engine.level import LEVEL_WORDS
 from ..engine.text import message_of, plural, text
 from ..i18n import for_display, left_to_right, tr
 from ..storage.files import check_output, csv_output
-from .app import app
+from .app import SUMMARIES, app
 from .completion import complete_level, complete_rules
 from .common import (
     CommandError, DbOption, JsonOption, echo, emit_json, reporting, shown, stats_db, usage_error,
@@ -56,7 +56,7 @@ CHART_DAYS = 14
 CHART_WIDTH = 30
 
 
-@app.command(help=STATS_HELP, short_help="Your statistics: played, won, streaks, best times, last games.")
+@app.command(help=STATS_HELP, short_help=SUMMARIES["stats"])
 def stats(
     rules: Annotated[Optional[str], typer.Option(
         "--rules", "-r", metavar="RULES", help="Only games under these rules (N, T, T+strict …).",

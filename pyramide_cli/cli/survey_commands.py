@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from ..engine.text import joined, message_of, plural, text
-from .app import app
+from .app import SUMMARIES, app
 from ..storage.files import check_output, csv_output
 from .common import (
     CommandError, JsonOption, echo, emit_json, error_document, reporting, say_error, shown, usage_error,
@@ -73,7 +73,7 @@ failed), 130 interrupted (the store keeps every deal committed).
 
 
 @app.command(help=SURVEY_HELP,
-             short_help="Solve a range of deals (here or on a cluster), keep them in a store, report.")
+             short_help=SUMMARIES["survey"])
 def survey(
     deals: Annotated[Optional[str], typer.Option(
         "--deals", metavar="A-B", help="Deal numbers, both ends included, e.g. 0-999.", show_default=False)] = None,
