@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pyramide_cli.cli import COMMANDS as COMMAND_MODULE_OF
 from pyramide_cli.storage.files import SaveLock
 from pyramide_cli.storage.save import load_game
 
@@ -177,23 +178,69 @@ def test_an_interactive_session_on_a_terminal(tmp_path: Path) -> None:
     assert [str(move) for move in load_game(tmp_path / "g.yaml").data.history] == ["KC"]
 
 
-def test_the_play_path_imports_neither_pydantic_nor_rich_nor_any_solver_nor_sqlite(tmp_path: Path) -> None:
-    make_save(tmp_path, CODE)
-    probe = (
-        "import atexit, sys\n"
-        "atexit.register(lambda: sys.stderr.write(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('pydantic', 'rich') or m in ('pyramide_cli.solver', 'pyramide_cli.analysis.hint', "
-        "'pyramide_cli.analysis.grade', 'random', 'sqlite3', 'pyramide_cli.storage.stats')))))\n"
-        "sys.argv = ['pyramide', 'play', 'g.yaml', 'draw']\n"
-        "from pyramide_cli.cli import main\n"
+def probe(tmp_path: Path, *arguments: str, report: str) -> tuple[int, str]:
+    """``pyramide ARGUMENTS`` as the script runs it (``pyramide_cli.__main__``): its exit status and the
+    value of ``report`` (an expression) at exit."""
+    script = (
+        "import atexit, gc, sys\n"
+        f"atexit.register(lambda: sys.stderr.write('\\nREPORT ' + str(({report}))))\n"
+        f"sys.argv = ['pyramide', *{list(arguments)!r}]\n"
+        "from pyramide_cli.__main__ import main\n"
         "main()\n"
     )
     # Not measured by coverage (make test measures subprocesses): its tracer imports sqlite3 for its data file.
     environment = {name: value for name, value in os.environ.items() if not name.startswith("COVERAGE_")}
-    completed = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+    completed = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
                                env={**environment, "NO_COLOR": "1"}, timeout=60)
-    assert completed.returncode == 0, completed.stderr
-    assert completed.stderr == ""
+    assert "\nREPORT " in completed.stderr, completed.stderr
+    return completed.returncode, completed.stderr.rpartition("\nREPORT ")[2]
+
+
+HEAVY = ("pydantic", "rich", "sqlite3", "dask", "distributed", "pyramide_cli.storage.stats")
+"""Never loaded by the commands below: Typer 0.29's conversions, rich (progress bars, tracebacks),
+the statistics database, the cluster."""
+ENGINE_AND_FILES = ("yaml", "pyramide_cli.engine.game", "pyramide_cli.storage", "pyramide_cli.cli.render")
+COMMAND_MODULES = tuple(f"pyramide_cli.cli.{module}" for module in set(COMMAND_MODULE_OF.values()))
+SEARCH = ("pyramide_cli.solver", "pyramide_cli.analysis", "random")
+
+
+IMPORT_CASES = [
+    (["--help"], (*ENGINE_AND_FILES, *COMMAND_MODULES, *SEARCH)),
+    (["--version"], (*ENGINE_AND_FILES, *COMMAND_MODULES, *SEARCH)),
+    (["show", "g.yaml"], SEARCH),
+    (["play", "g.yaml", "draw"], SEARCH),
+    (["replay", "g.yaml", "--expect", "playing"], SEARCH),
+    (["deal", CODE, "-o", "dealt.yaml"], SEARCH),
+    (["hint", "g.yaml"], ("pyramide_cli.analysis.grade", "random")),
+    (["solve", CODE, "--max-states", "1"], ("yaml", "pyramide_cli.analysis", "random")),  # a code: no file read
+    (["grade", "PY1-N-NOTACODE"], ("yaml",)),
+]
+"""(arguments, modules the command must not import, beside :data:`HEAVY`)."""
+
+
+@pytest.mark.parametrize("arguments, unwanted", IMPORT_CASES, ids=[" ".join(case[0]) for case in IMPORT_CASES])
+def test_a_command_imports_nothing_heavy_it_does_not_need(tmp_path: Path, arguments: list[str],
+                                                          unwanted: tuple[str, ...]) -> None:
+    """What each command's start-up imports (bench/bench_cli.py measures what it costs): no command
+    loads Typer's pydantic path, rich or the database; help and version load no command module and
+    neither the engine nor YAML; only the solver's commands load the solver; a deal code reads no YAML."""
+    make_save(tmp_path, CODE)
+    names = (*HEAVY, *unwanted)
+    report = f"' '.join(sorted(m for m in sys.modules if any(m == n or m.startswith(n + '.') for n in {names!r})))"
+    status, loaded = probe(tmp_path, *arguments, report=report)
+    assert status in (0, 4, 7)  # grade: a bad code (4), solve: the position limit (7)
+    assert loaded == "", arguments
+
+
+def test_a_command_runs_with_the_garbage_collector_on_and_its_start_up_frozen(tmp_path: Path) -> None:
+    """The script pauses the collector while it imports (pyramide_cli/__main__.py): the command itself
+    runs with it on again, and the start-up's objects (the modules, Typer's and ours) are frozen."""
+    make_save(tmp_path, CODE)
+    status, report = probe(tmp_path, "play", "g.yaml", "draw", "--quiet",
+                           report="gc.isenabled(), 'pyramide_cli.engine.game' in sys.modules, gc.get_freeze_count()")
+    assert status == 0
+    enabled, loaded, frozen = report.strip("()").split(", ")
+    assert (enabled, loaded) == ("True", "True") and int(frozen) > 10_000, report
     assert load_game(tmp_path / "g.yaml").data.moves == 1
 
 

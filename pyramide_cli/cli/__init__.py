@@ -17,6 +17,7 @@ live in :mod:`.exit_codes`.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -58,12 +59,19 @@ def load_commands(arguments: Sequence[str] | None = None,
 
 
 def main() -> None:
-    """Entry point of the ``pyramide`` script."""
+    """Run ``pyramide`` with the arguments of the process (the ``pyramide`` script and ``python -m
+    pyramide_cli`` come here through :mod:`pyramide_cli.__main__`, which pauses the garbage collector
+    for the start-up)."""
     arguments = sys.argv[1:]
     if COMPLETE_VAR in os.environ:  # the shell asks for completions (cli/completion.py)
         from .completion import prepare
 
         prepare()
+    application = narrowed(load_commands(arguments), after_root_options(arguments))
+    # The end of the start-up: what the imports built lives as long as the process, so it is kept out
+    # of every later collection (including the one at exit), and the collector works again.
+    gc.freeze()
+    gc.enable()
     # The name is fixed so that `python -m pyramide_cli` says "pyramide" in usage lines too, and the
     # completion scripts call back the program they were installed for (_PYRAMIDE_COMPLETE).
-    narrowed(load_commands(arguments), after_root_options(arguments))(args=arguments, prog_name="pyramide")
+    application(args=arguments, prog_name="pyramide")
