@@ -22,7 +22,6 @@ notation stay the same in every language (ASCII card names, English keys and val
 from __future__ import annotations
 
 import os
-import string
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -124,31 +123,30 @@ def tr(value: Any, language: str | None = None) -> str:
         return str(value)
 
 
-class _MarkedFormatter(string.Formatter):
-    """Formats like ``str.format``, keeping each left-to-right value left to right inside Hebrew
-    text (LEFT-TO-RIGHT MARKs around it, see :mod:`.bidi`)."""
+@cache
+def _formatter(language: str) -> Any:
+    """How a translated template is filled in: as ``str.format`` does, and in a right-to-left
+    language with each left-to-right value kept left to right (:class:`.bidi.MarkedFormatter`).
+    Made on first use: English text is never formatted here, so ``pyramide`` in English does not
+    load ``string`` (a command's start-up, ``bench/bench_cli.py``)."""
+    if language in RIGHT_TO_LEFT:
+        from .bidi import MarkedFormatter
 
-    def format_field(self, value: Any, format_spec: str) -> str:
-        from .bidi import wrap_ltr
+        return MarkedFormatter()
+    import string
 
-        return wrap_ltr(super().format_field(value, format_spec))
-
-
-_PLAIN = string.Formatter()
-_MARKED = _MarkedFormatter()
-
-
-def _formatter(language: str) -> string.Formatter:
-    return _MARKED if language in RIGHT_TO_LEFT else _PLAIN
+    return string.Formatter()
 
 
 def left_to_right(line: str, language: str | None = None) -> str:
     """``line`` marked to stay left to right as a whole (a table row, the board's talon and status
     lines) when the language is written right to left: LEFT-TO-RIGHT MARKs first, which a terminal
     with bidi support and :func:`for_display` take as the line's direction (:data:`.bidi.LTR_LINE`)."""
-    from .bidi import LTR_LINE
+    if not is_right_to_left(language):
+        return line
+    from .bidi import LTR_LINE  # only right-to-left languages load the bidi module
 
-    return LTR_LINE + line if is_right_to_left(language) and not line.startswith(LTR_LINE) else line
+    return line if line.startswith(LTR_LINE) else LTR_LINE + line
 
 
 def uses_french_letters(language: str | None = None) -> bool:

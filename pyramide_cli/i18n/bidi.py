@@ -25,6 +25,9 @@ they are shown right to left.  ``PYRAMIDE_BIDI=visual`` asks for it (``i18n.for_
 
 from __future__ import annotations
 
+import string
+from typing import Any
+
 LRM = "\u200e"
 RLM = "\u200f"
 LTR_LINE = LRM + LRM
@@ -50,6 +53,14 @@ def wrap_ltr(value: str) -> str:
     if not value or any(is_rtl_char(char) for char in value):
         return value
     return f"{LRM}{value}{LRM}"
+
+
+class MarkedFormatter(string.Formatter):
+    """Formats like ``str.format``, keeping each left-to-right value left to right inside Hebrew
+    text (LEFT-TO-RIGHT MARKs around it, :func:`wrap_ltr`)."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return wrap_ltr(super().format_field(value, format_spec))
 
 
 def is_rtl_line(line: str) -> bool:
