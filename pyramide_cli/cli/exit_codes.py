@@ -23,9 +23,9 @@ class ExitStatus(IntEnum):
     UNWINNABLE = 6
     """``solve``, ``grade``: the deal or position is proven unwinnable."""
     SEARCH_LIMIT = 7
+    """``solve``, ``grade``: a search limit was reached before a verdict; ``deal --level``: no deal found."""
     INTERRUPTED = 130
     """Ctrl-C (the shells' 128 + SIGINT): what was already saved stays saved."""
-    """``solve``, ``grade``: a search limit was reached before a verdict; ``deal --level``: no deal found."""
 
 
 EXIT_STATUS_MEANINGS: tuple[tuple[ExitStatus, str], ...] = (
