@@ -28,9 +28,9 @@ def main() -> None:
     numbers = range(int(first), int(last or first) + 1)
     rules = Rules.parse(os.environ.get("BENCH_RULES", "T"))
     limits = SolveLimits(max_states=int(os.environ.get("BENCH_MAX_STATES", DEFAULT_MAX_STATES)))
-    runs = {}
-    runs = (("one process", 1, False), ("two processes", 2, False), ("two processes, loaded", 2, True))
-    for label, jobs, load in runs:
+    runs: dict[str, list[tuple]] = {}
+    configurations = (("one process", 1, False), ("two processes", 2, False), ("two processes, loaded", 2, True))
+    for label, jobs, load in configurations:
         busy = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if load else None
         started = time.perf_counter()
         try:

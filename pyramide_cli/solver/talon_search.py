@@ -95,8 +95,12 @@ class TalonSearch:
         if self.draw_count == 1:
             key = pyramid | talon << KEY_SHIFT
             return key, 0 if self.limit is None else recycles << PASS_SHIFT | drawn
-        key = pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT
-        return key, 0 if self.limit is None else recycles
+        if self.limit is None:  # D4: a pointer the pass from the start walks through is the pass's start
+            on_waste = (talon & ((1 << drawn) - 1)).bit_count()
+            if not on_waste % self.draw_count or on_waste == talon.bit_count():
+                drawn = 0
+            return pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT, 0
+        return pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT, recycles
 
     def note(self, pyramid: int, talon: int, recycles: int) -> None:
         """Record how far this node got (and the path to it, for hints).
@@ -212,6 +216,8 @@ class TalonSearch:
                     or self.last_pass_cut and recycles == self.limit
                     and not relaxation.can_win(pyramid, self.last_pass_counts(shape, talon, drawn, counts))):
                 self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path)))
+                if self.limit is None and self.draw_count != 1 and key >> TALON_KEY_SHIFT:
+                    memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # D4, as below
                 del path[base:]
                 return False
             find_win = self.find_win
@@ -233,6 +239,8 @@ class TalonSearch:
             else:
                 memo[key] = failed
             raise
+        if self.limit is None and self.draw_count != 1 and key >> TALON_KEY_SHIFT:
+            memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # D4: its pass's start is reached from it
         del path[base:]
         return False
 
