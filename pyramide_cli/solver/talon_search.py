@@ -56,7 +56,7 @@ class TalonSearch:
         self.won: dict[int, int] = {}
         """Key → the latest time a win was found from (a win from a time is a win from any earlier)."""
         self.path: list[Step] = []
-        self.deferred: list[tuple[int, int, int, int, int, tuple[Step, ...]]] = []
+        self.deferred: list[tuple[int, int, int, int, int, tuple[Step, ...], int, int]] = []
         self.max_pyramid = -1
         self.max_all = -1
         self.best = (-1, -1)
@@ -211,11 +211,17 @@ class TalonSearch:
                 self.note(pyramid, talon, recycles)
             relaxation = self.relaxation
             relaxed_key = pyramid | (counts & shape.need if relaxation.mask_useless else counts) << KEY_SHIFT
-            if (relaxed_key not in relaxation.wins and (relaxed_key in relaxation.losses
-                                                        or not relaxation.can_win(pyramid, counts))
-                    or self.last_pass_cut and recycles == self.limit
-                    and not relaxation.can_win(pyramid, self.last_pass_counts(shape, talon, drawn, counts))):
-                self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path)))
+            gains = None  # R1 (and L1): the relaxation's exact gains when it cannot win, else None
+            if relaxed_key not in relaxation.wins:
+                gains = relaxation.losses.get(relaxed_key)
+                if gains is None:
+                    gains = relaxation.search(pyramid, counts)
+            if gains is None and self.last_pass_cut and recycles == self.limit:
+                gains = relaxation.search(pyramid, self.last_pass_counts(shape, talon, drawn, counts))
+            if gains is not None:
+                left = pyramid.bit_count()
+                self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path), 28 - left + gains[0],
+                                      52 - left - talon.bit_count() + gains[1] + (talon & tables.talon_kings).bit_count()))
                 if self.limit is None and self.draw_count != 1 and key >> TALON_KEY_SHIFT:
                     memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # D4, as below
                 del path[base:]
@@ -296,11 +302,14 @@ class TalonSearch:
         """Branch and bound over the positions phase 1 set aside (after :meth:`find_win` failed)."""
         deferred, self.deferred = self.deferred, []
         done: set[int] = set()
-        for pyramid, talon, drawn, recycles, counts, path in deferred:
+        for pyramid, talon, drawn, recycles, counts, path, bound_pyramid, bound_all in deferred:
             key, time = self.key_and_time(pyramid, talon, drawn, recycles)
             if self.memo[key] < time or key in done:
                 continue  # set aside again at an earlier time, which dominates
             done.add(key)
+            if not (bound_pyramid > self.max_pyramid or bound_all > self.max_all
+                    or bound_pyramid == self.best[0] and bound_all > self.best[1]):
+                continue  # the bound phase 1 found (no smaller than B1's) cannot beat the best: nothing to do
             self.path = list(path)
             self._explore(pyramid, talon, drawn, recycles, counts)
 
