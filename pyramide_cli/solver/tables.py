@@ -75,7 +75,8 @@ class DealTables:
         self.talon_values: tuple[int, ...] = tuple(card.rank for card in deal.cards[PYRAMID_SIZE:])
         self.talon_units: tuple[int, ...] = tuple(unit(value) for value in self.talon_values)
         self.talon_kings: int = sum(1 << t for t, value in enumerate(self.talon_values) if value == KING)
-        self._byte_counts = tuple(_byte_table(self.talon_units[8 * byte:8 * byte + 8]) for byte in range(TALON_SIZE // 8))
+        self._byte_counts = tuple(_byte_table(self.talon_units[8 * byte:8 * byte + 8])
+                                  for byte in range(TALON_SIZE // 8))
         """Per byte of a talon mask, the count vector of each of its 256 values."""
         self._shapes: dict[int, Shape] = {}
         self._need_fields = tuple(

@@ -219,9 +219,10 @@ class TalonSearch:
             if gains is None and self.last_pass_cut and recycles == self.limit:
                 gains = relaxation.search(pyramid, self.last_pass_counts(shape, talon, drawn, counts))
             if gains is not None:
-                left = pyramid.bit_count()
+                left = pyramid.bit_count()  # B1's bound, or a larger one (the whole talon counts, kings too)
+                bound_all = 52 - left - talon.bit_count() + gains[1] + (talon & tables.talon_kings).bit_count()
                 self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path), 28 - left + gains[0],
-                                      52 - left - talon.bit_count() + gains[1] + (talon & tables.talon_kings).bit_count()))
+                                      bound_all))
                 if self.limit is None and self.draw_count != 1 and key >> TALON_KEY_SHIFT:
                     memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # D4, as below
                 del path[base:]
