@@ -17,8 +17,9 @@ from __future__ import annotations
 from ..engine import kernel
 
 from .budget import Budget, SearchCapped
-from .relaxation import KEY_SHIFT, Relaxation
-from .tables import DealTables, Shape
+from .relaxation import KEY_SHIFT, Gains, Relaxation
+from .segments import LastPassSegments
+from .tables import DealTables, Shape, total_count
 
 PASS_SHIFT = 5  # drawn < 32
 TALON_KEY_SHIFT = 52
@@ -40,6 +41,10 @@ class TalonSearch:
         self.budget = budget
         self.limit = rules.recycle_limit if recycle_limit is None else recycle_limit
         self.last_pass_cut = last_pass_cut
+        self.segments = (LastPassSegments(tables, relaxation, budget)
+                         if last_pass_cut and not rules.strict and rules.draw_count == 1 else None)
+        """L2, with L1 under draw-1 (not under ``strict``, where R1 already cuts every position holding a
+        dead card; not under ``draw-3``, where it cost more than it saved)."""
         self.draw_count = rules.draw_count
         self.strict = rules.strict
         self.stock_top = rules.stock_top
@@ -217,7 +222,7 @@ class TalonSearch:
                 if gains is None:
                     gains = relaxation.search(pyramid, counts)
             if gains is None and self.last_pass_cut and recycles == self.limit:
-                gains = relaxation.search(pyramid, self.last_pass_counts(shape, talon, drawn, counts))
+                gains = self.last_pass_gains(pyramid, shape, talon, drawn, counts)[0]
             if gains is not None:
                 left = pyramid.bit_count()  # B1's bound, or a larger one (the whole talon counts, kings too)
                 bound_all = 52 - left - talon.bit_count() + gains[1] + (talon & tables.talon_kings).bit_count()
@@ -251,13 +256,19 @@ class TalonSearch:
         del path[base:]
         return False
 
-    def last_pass_counts(self, shape: Shape, talon: int, drawn: int, counts: int) -> int:
-        """The count vector of the talon cards the rest of this pass can still reach (L1): the stock,
-        and the waste down to (not including) its highest card that no pyramid card can remove."""
+    def last_pass_gains(self, pyramid: int, shape: Shape, talon: int, drawn: int,
+                        counts: int) -> tuple[Gains | None, int]:
+        """At a node of the last pass: upper bounds on what the rest of the game can still remove
+        (``None``: L1 and L2 cannot rule out a win), and the count vector of the talon the pass can
+        still reach (L1: the stock, and the waste down to, not including, its highest card that no
+        pyramid card can remove)."""
         waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
-        if not waste_cut:
-            return counts
-        return counts - self.tables.counts(talon & ((1 << waste_cut) - 1))
+        if waste_cut:
+            counts -= self.tables.counts(talon & ((1 << waste_cut) - 1))
+        gains = self.relaxation.search(pyramid, counts)
+        if gains is None and self.segments is not None:
+            gains = self.segments.gains(pyramid, shape, talon, drawn, waste_cut)
+        return gains, counts
 
     def known(self, pyramid: int, talon: int, drawn: int, recycles: int) -> bool | None:
         """What earlier searches already proved about a position without free pyramid kings
@@ -320,11 +331,13 @@ class TalonSearch:
         tables = self.tables
         reach = talon
         if self.last_pass_cut and recycles == self.limit:
-            waste_cut = (talon & tables.shape(pyramid).dead_talon & ((1 << drawn) - 1)).bit_length()
-            if waste_cut:
-                reach = talon >> waste_cut << waste_cut
-                counts = tables.counts(reach)
-        gains = self.relaxation.gains_bound(pyramid, counts)
+            shape = tables.shape(pyramid)
+            waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
+            reach = talon >> waste_cut << waste_cut
+            found, counts = self.last_pass_gains(pyramid, shape, talon, drawn, counts)
+            gains = found or (pyramid.bit_count(), pyramid.bit_count() + total_count(counts))
+        else:
+            gains = self.relaxation.gains_bound(pyramid, counts)
         bound_pyramid = 28 - pyramid.bit_count() + gains[0]
         bound_all = (52 - pyramid.bit_count() - talon.bit_count() + gains[1]
                      + (reach & tables.talon_kings).bit_count())
