@@ -51,6 +51,18 @@ and recycles bring them into play; the "after" fields are the position once they
 (recycles after is 0 when recycles are unlimited: they no longer matter then)."""
 
 
+_BYTE_INDICES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * byte + t for t in range(8) if mask >> t & 1) for mask in range(256)) for byte in range(3)
+)
+"""Per byte of a talon mask, the talon indices each of its 256 values holds (in order)."""
+
+
+def talon_indices(talon: int) -> tuple[int, ...]:
+    """The talon indices of the mask ``talon``, lowest first (the stock's order, the waste's from the bottom)."""
+    low, middle, high = _BYTE_INDICES
+    return low[talon & 255] + middle[talon >> 8 & 255] + high[talon >> 16 & 255]
+
+
 # -- the pointer ---------------------------------------------------------------------------------------
 def waste_top(talon: int, drawn: int) -> int:
     """Talon index of the top waste card, or -1."""
@@ -243,9 +255,55 @@ class TalonCards:
         passes); ``wanted``: the talon cards whose single events the caller wants (kings
         included; the others are left out, their first occurrence still counts as seen).
         """
+        rules = self.talon_rules
         if limit == RULES_LIMIT:
-            limit = self.talon_rules.limit
+            limit = rules.limit
+        if rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top and not drop:
+            return self._walk_tops(talon, drawn, recycles, limit, wanted)
         return self._walk(talon, drawn, recycles, drop, limit, wanted)
+
+    def _walk_tops(self, talon: int, drawn: int, recycles: int, limit: int | None, wanted: int) -> list[Event]:
+        """:meth:`_walk` when only the waste top is in play and draws take several cards (``draw-3``
+        without talon pairs) and nothing vanishes at a recycle: the stops of the walk are known in
+        advance (every ``draw_count``-th card from the pointer to the end of the stock, then after a
+        recycle every ``draw_count``-th card from the bottom, until the pointer it started from),
+        so only their top cards are looked at."""
+        values = self.talon_values
+        step = self.talon_rules.draw_count
+        cards = talon_indices(talon)
+        count = len(cards)
+        start = (talon & ((1 << drawn) - 1)).bit_count()  # cards on the waste: the top is cards[start - 1]
+        unlimited = self.talon_rules.limit is None
+        out: list[Event] = []
+        seen = ~wanted
+        stops = [*range(start, count, step), count] if start < count else [start]
+        passes = 0 if unlimited else recycles
+        for actions, j in enumerate(stops):
+            if j:
+                top = cards[j - 1]
+                bit = 1 << top
+                if not seen & bit:
+                    seen |= bit
+                    value = values[top]
+                    out.append((actions, bit, 0 if value == KING else value, talon ^ bit,
+                                cards[j - 2] + 1 if j > 1 else 0, passes))
+        if not count or not start or limit is not None and recycles >= limit:
+            return out  # no recycle, or (waste empty at the start) the next pass repeats this one
+        base = len(stops) + 1  # the recycle is one action
+        passes = 0 if unlimited else recycles + 1
+        for offset, j in enumerate(range(step, count + step, step)):
+            if j > count:
+                j = count
+            if j == start:
+                break  # back at the pointer it started from: the rest was seen
+            top = cards[j - 1]
+            bit = 1 << top
+            if not seen & bit:
+                seen |= bit
+                value = values[top]
+                out.append((base + offset, bit, 0 if value == KING else value, talon ^ bit,
+                            cards[j - 2] + 1 if j > 1 else 0, passes))
+        return out
 
     def _walk(self, talon: int, drawn: int, recycles: int, drop: int, limit: int | None,
               wanted: int) -> list[Event]:
@@ -261,12 +319,7 @@ class TalonCards:
         seen_pairs: set[int] = set()
         out: list[Event] = []
         append = out.append
-        cards = []
-        rest = talon
-        while rest:
-            low = rest & -rest
-            cards.append(low.bit_length() - 1)
-            rest ^= low
+        cards = talon_indices(talon)
         start = (talon & ((1 << drawn) - 1)).bit_count()  # cards on the waste: the top is cards[start - 1]
         current, j, passes, actions = talon, start, recycles, 0
         while True:
