@@ -41,6 +41,8 @@ class Relaxation:
         self.wins: dict[int, tuple[int, int]] = {}
         self.losses: dict[int, Gains] = {}
         self.costs: dict[int, int | None] = {}
+        self.shapes = tables.shapes
+        """The deal's shapes met so far (``tables.shape`` builds the others)."""
 
     def key(self, pyramid: int, counts: int) -> int:
         if self.mask_useless:
@@ -62,7 +64,7 @@ class Relaxation:
     def search(self, pyramid: int, counts: int) -> Gains | None:
         """``None`` when the relaxed position is won, else its exact gains."""
         shape_of = self.tables.shape
-        shape = shape_of(pyramid)
+        shape = self.shapes.get(pyramid) or shape_of(pyramid)
         kings = 0
         while shape.kings:
             kings += shape.kings.bit_count()
@@ -70,7 +72,7 @@ class Relaxation:
             shape = shape_of(pyramid)
         if not pyramid:
             return self._empty_pyramid(counts, kings)
-        key = self.key(pyramid, counts)
+        key = pyramid | (counts & shape.need if self.mask_useless else counts) << KEY_SHIFT  # self.key(...)
         if key in self.wins:
             return None
         lost = self.losses.get(key)

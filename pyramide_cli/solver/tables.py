@@ -78,7 +78,8 @@ class DealTables:
         self._byte_counts = tuple(_byte_table(self.talon_units[8 * byte:8 * byte + 8])
                                   for byte in range(TALON_SIZE // 8))
         """Per byte of a talon mask, the count vector of each of its 256 values."""
-        self._shapes: dict[int, Shape] = {}
+        self.shapes: dict[int, Shape] = {}
+        """The shapes built so far, by pyramid mask (hot loops read it directly; :meth:`shape` builds)."""
         self._need_fields = tuple(
             (sum(1 << slot for slot in range(PYRAMID_SIZE) if self.pyramid_values[slot] == value),
              FIELD_MASK << (FIELD_BITS * (12 - value)))
@@ -111,10 +112,10 @@ class DealTables:
         return low[talon & 255] + middle[talon >> 8 & 255] + high[talon >> 16 & 255]
 
     def shape(self, pyramid: int) -> Shape:
-        shape = self._shapes.get(pyramid)
+        shape = self.shapes.get(pyramid)
         if shape is None:
             shape = self._build_shape(pyramid)
-            self._shapes[pyramid] = shape
+            self.shapes[pyramid] = shape
         return shape
 
     def _build_shape(self, pyramid: int) -> Shape:

@@ -126,15 +126,18 @@ class TalonSearch:
             self.best_path = tuple(self.path)
 
     # -- moves ---------------------------------------------------------------------------------------
-    def children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> list:
-        """``(step, pyramid, talon, drawn, recycles, counts)`` for every removal along the walk."""
+    def children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
+                 shape: Shape | None = None) -> list:
+        """``(step, pyramid, talon, drawn, recycles, counts)`` for every removal along the walk
+        (``shape``: the pyramid's, when the caller has it)."""
+        if shape is None:
+            shape = self.tables.shape(pyramid)
         if self.plain:
-            return self._plain_children(pyramid, talon, drawn, recycles, counts)
-        return self._walk_children(pyramid, talon, drawn, recycles, counts)
+            return self._plain_children(pyramid, talon, drawn, recycles, counts, shape)
+        return self._walk_children(pyramid, talon, drawn, recycles, counts, shape)
 
-    def _plain_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> list:
+    def _plain_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, shape: Shape) -> list:
         """Draw-1 without talon pairs: each talon card is in play once per pass, as the waste top."""
-        shape = self.tables.shape(pyramid)
         out = [((mask, 0), pyramid & ~mask, talon, drawn, recycles, counts) for mask in shape.pairs]
         wanted = talon & shape.wanted_talon
         if not wanted:
@@ -156,10 +159,9 @@ class TalonSearch:
                     out.append(((bit, low), pyramid & ~bit, after, after_drawn, passes, after_counts))
         return out
 
-    def _walk_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> list:
+    def _walk_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, shape: Shape) -> list:
         """Every rule set: the removals of each talon card and talon pair in play along the walk."""
         tables = self.tables
-        shape = tables.shape(pyramid)
         out = [((mask, 0), pyramid & ~mask, talon, drawn, recycles, counts) for mask in shape.pairs]
         by_need = shape.by_need
         units = tables.talon_units
@@ -185,7 +187,7 @@ class TalonSearch:
         path = self.path
         base = len(path)
         tables = self.tables
-        shape = tables.shape(pyramid)
+        shape = tables.shapes.get(pyramid) or tables.shape(pyramid)
         if shape.kings or (self.silent_kings and talon & tables.talon_kings):
             pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)
             shape = tables.shape(pyramid)
@@ -194,6 +196,9 @@ class TalonSearch:
         if self.draw_count == 1:
             key = pyramid | talon << KEY_SHIFT
             time = 0 if self.limit is None else recycles << PASS_SHIFT | drawn
+        elif self.limit is not None:  # key_and_time, inline
+            key = pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT
+            time = recycles
         else:
             key, time = self.key_and_time(pyramid, talon, drawn, recycles)
         won = self.won.get(key)
@@ -234,7 +239,7 @@ class TalonSearch:
                 return False
             find_win = self.find_win
             for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children(
-                    pyramid, talon, drawn, recycles, counts):
+                    pyramid, talon, drawn, recycles, counts, shape):
                 path.append(step)
                 if find_win(child_pyramid, child_talon, child_drawn, child_recycles, child_counts):
                     if failed is None:
