@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from .budget import Budget
 from .relaxation import KEY_SHIFT, Gains, Relaxation
+from ..engine.kernel import talon_indices
 from .tables import UNITS, DealTables, Shape
 
 SEGMENT_BITS = 36  # a count vector: 12 values of 3 bits
@@ -47,35 +48,25 @@ class LastPassSegments:
             return None
         tables = self.tables
         need = shape.need
-        units = tables.talon_units
-        current = tables.counts(talon >> waste_cut << waste_cut & ~stock)  # the waste L1 leaves in reach
-        later: list[int] = []
-        rest = stock
-        if self.draw_count == 1:
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                if dead & low:
-                    later.append(current & need)
-                    current = 0
-                else:
-                    current += units[low.bit_length() - 1]
-        else:
-            while rest:
-                group = 0  # the next draw: up to draw_count cards, the highest index on top
-                for _ in range(self.draw_count):
-                    if not rest:
-                        break
-                    low = rest & -rest
-                    rest ^= low
-                    group |= low
-                buried = group & dead
-                if buried:  # a new segment starts above the group's top dead card
-                    later.append(current & need)
-                    current = tables.counts(group >> buried.bit_length() << buried.bit_length())
-                else:
-                    current += tables.counts(group)
-        later.append(current & need)
+        counts = tables.counts
+        later = [counts(talon >> waste_cut << waste_cut & ~stock)]  # the waste L1 leaves in reach ...
+        cards = talon_indices(stock) if self.draw_count > 1 else ()
+        low_end = drawn  # ... and the stock, from its top card: segment by segment
+        rest = stock & dead
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if cards:  # draw-3: the cards of its group drawn under the dead card are buried with it
+                index = (stock & (low - 1)).bit_count()
+                high_end = cards[index - index % self.draw_count]
+            else:
+                high_end = low.bit_length() - 1
+            if high_end > low_end:
+                later[-1] += counts(stock & ((1 << high_end) - 1) >> low_end << low_end)
+            later[-1] &= need
+            later.append(0)
+            low_end = low.bit_length()
+        later[-1] = (later[-1] + counts(stock >> low_end << low_end)) & need
         first = later[0]
         packed = total = 0
         shift = 0

@@ -230,9 +230,12 @@ class TalonSearch:
                 gains = self.last_pass_gains(pyramid, shape, talon, drawn, counts)[0]
             if gains is not None:
                 left = pyramid.bit_count()  # B1's bound, or a larger one (the whole talon counts, kings too)
+                bound_pyramid = 28 - left + gains[0]
                 bound_all = 52 - left - talon.bit_count() + gains[1] + (talon & tables.talon_kings).bit_count()
-                self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path), 28 - left + gains[0],
-                                      bound_all))
+                if (bound_pyramid > self.max_pyramid or bound_all > self.max_all
+                        or bound_pyramid == self.best[0] and bound_all > self.best[1]):  # else it never will
+                    self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path), bound_pyramid,
+                                          bound_all))
                 if self.limit is None and self.draw_count != 1 and key >> TALON_KEY_SHIFT:
                     memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # D4, as below
                 del path[base:]
