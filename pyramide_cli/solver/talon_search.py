@@ -227,7 +227,7 @@ class TalonSearch:
                 if gains is None:
                     gains = relaxation.search(pyramid, counts)
             if gains is None and self.last_pass_cut and recycles == self.limit:
-                gains = self.last_pass_gains(pyramid, shape, talon, drawn, counts)[0]
+                gains = self.last_pass_gains(pyramid, shape, talon, drawn, counts, True)[0]
             if gains is not None:
                 left = pyramid.bit_count()  # B1's bound, or a larger one (the whole talon counts, kings too)
                 bound_pyramid = 28 - left + gains[0]
@@ -265,15 +265,15 @@ class TalonSearch:
         return False
 
     def last_pass_gains(self, pyramid: int, shape: Shape, talon: int, drawn: int,
-                        counts: int) -> tuple[Gains | None, int]:
+                        counts: int, relaxed_win: bool = False) -> tuple[Gains | None, int]:
         """At a node of the last pass: upper bounds on what the rest of the game can still remove
         (``None``: L1 and L2 cannot rule out a win), and the count vector of the talon the pass can
         still reach (L1: the stock, and the waste down to, not including, its highest card that no
-        pyramid card can remove)."""
+        pyramid card can remove).  ``relaxed_win``: R1's game on the whole talon is known to win."""
         waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
         if waste_cut:
             counts -= self.tables.counts(talon & ((1 << waste_cut) - 1))
-        gains = self.relaxation.search(pyramid, counts)
+        gains = None if relaxed_win and not waste_cut else self.relaxation.search(pyramid, counts)
         if gains is None and self.segments is not None:
             gains = self.segments.gains(pyramid, shape, talon, drawn, waste_cut)
         return gains, counts
