@@ -333,13 +333,15 @@ class TalonSearch:
             self.path = list(path)
             self._explore(pyramid, talon, drawn, recycles, counts)
 
-    def _could_improve(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> bool:
+    def _could_improve(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
+                       shape: Shape | None = None) -> bool:
         """B1: whether this node's upper bounds beat the best found.  In the last pass under L1 the
         waste below its highest card nothing can remove is out of reach for good: those cards stay."""
         tables = self.tables
         reach = talon
         if self.last_pass_cut and recycles == self.limit:
-            shape = tables.shape(pyramid)
+            if shape is None:
+                shape = tables.shape(pyramid)
             waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
             reach = talon >> waste_cut << waste_cut
             found, counts = self.last_pass_gains(pyramid, shape, talon, drawn, counts)
@@ -356,11 +358,16 @@ class TalonSearch:
         path = self.path
         base = len(path)
         tables = self.tables
-        if tables.shape(pyramid).kings or (self.silent_kings and talon & tables.talon_kings):
+        shape = tables.shapes.get(pyramid) or tables.shape(pyramid)
+        if shape.kings or (self.silent_kings and talon & tables.talon_kings):
             pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)
+            shape = tables.shape(pyramid)
         if self.draw_count == 1:
             key = pyramid | talon << KEY_SHIFT
             time = 0 if self.limit is None else recycles << PASS_SHIFT | drawn
+        elif self.limit is not None:  # key_and_time, inline
+            key = pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT
+            time = recycles
         else:
             key, time = self.key_and_time(pyramid, talon, drawn, recycles)
         if not root:
@@ -374,14 +381,14 @@ class TalonSearch:
         if (28 - left >= self.best[0]
                 or 52 - left - talon.bit_count() + (talon & tables.talon_kings).bit_count() > self.max_all):
             self.note(pyramid, talon, recycles)
-        if self._could_improve(pyramid, talon, drawn, recycles, counts):
+        if self._could_improve(pyramid, talon, drawn, recycles, counts, shape):
             budget = self.budget
             budget.states += 1
             if budget.states >= budget.next_check:
                 budget.check()
             explore = self._explore
             for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children(
-                    pyramid, talon, drawn, recycles, counts):
+                    pyramid, talon, drawn, recycles, counts, shape):
                 path.append(step)
                 explore(child_pyramid, child_talon, child_drawn, child_recycles, child_counts, False)
                 path.pop()
