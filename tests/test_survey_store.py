@@ -89,7 +89,8 @@ def test_settings_that_differ_are_named(tmp_path: Path) -> None:
     path = make_store(tmp_path / "s.db", [1])
     with SurveyStore.open(path) as store:
         store.check(T_STORE)
-        with pytest.raises(StoreMismatchError, match="solver version 1, rules T, not solver version 2, rules N"):
+        with pytest.raises(StoreMismatchError, match=f"solver version {SOLVER_VERSION}, rules T, "
+                                                      f"not solver version {SOLVER_VERSION + 1}, rules N"):
             store.check(StoreIdentity(SOLVER_VERSION + 1, "N", 5_000_000, False))
 
 
