@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 
 KING = 13
 RULES_LIMIT = -1
+
+_LOW_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(bit for bit in range(8) if byte >> bit & 1) for byte in range(256))
+"""Byte → the indices of its set bits (and the same for the talon's second and third bytes below)."""
+_MID_BITS = tuple(tuple(8 + bit for bit in bits) for bits in _LOW_BITS)
+_HIGH_BITS = tuple(tuple(16 + bit for bit in bits) for bits in _LOW_BITS)
 """Default of the ``limit`` arguments below: the rules' own recycle limit."""
 
 # How a card is in play (the roles of R4–R6 and the variants).  A free pyramid card and a talon
@@ -313,67 +318,111 @@ class TalonCards:
     def _events_draw_one(self, talon: int, drawn: int, recycles: int, drop: int, limit: int | None,
                          wanted: int) -> list[Event]:
         """:meth:`events` under draw-1, where the walk moves one talon card at a time: the talon as a
-        list of indices, the waste top at ``cards[j - 1]``, the card under it at ``cards[j - 2]`` and
-        the stock's top at ``cards[j]`` (the same events, about twice as fast)."""
+        tuple of indices, the waste top at ``cards[j - 1]``, the card under it at ``cards[j - 2]`` and
+        the stock's top at ``cards[j]`` (the same events, in the same order).
+
+        The current pass goes from the pointer to the end of the stock; a second pass (after a
+        recycle, when one is left) only up to the pointer it started from, unless the recycle dropped
+        cards (``drop``), which makes new neighbours: then to its end.  A pair can come twice (as a
+        ``waste-pair`` and as a ``stock-top`` pair, or again in the second pass): only the first
+        counts."""
         values = self.talon_values
         rules = self.talon_rules
         waste_pair, up_rule = rules.waste_pair, rules.stock_top
-        unlimited = rules.limit is None
+        after_passes = 0 if rules.limit is None else recycles
         seen = ~wanted
-        seen_pairs: set[int] = set()
         out: list[Event] = []
         append = out.append
-        cards = []
-        rest = talon
-        while rest:
-            low = rest & -rest
-            cards.append(low.bit_length() - 1)
-            rest ^= low
+        cards: tuple[int, ...] | list[int] = (_LOW_BITS[talon & 255] + _MID_BITS[talon >> 8 & 255]
+                                              + _HIGH_BITS[talon >> 16 & 255])
+        vals = [values[card] for card in cards]
+        size = len(cards)
         start = (talon & ((1 << drawn) - 1)).bit_count()  # cards on the waste: the top is cards[start - 1]
-        current, j, passes, actions = talon, start, recycles, 0
+        again = (start or talon & drop) and talon and (limit is None or recycles < limit)  # a second pass
+        seen_pairs: set[int] | None = set() if again or waste_pair and up_rule else None
+        # the current pass: the pointer j from start to size, j - start draws in
+        j = start
+        actions = 0
+        top = cards[j - 1] if j else -1
+        top_value = vals[j - 1] if j else 0
+        under = cards[j - 2] if j > 1 else -1
         while True:
-            after_passes = 0 if unlimited else passes
-            top = cards[j - 1] if j else -1
-            under = cards[j - 2] if j > 1 else -1
-            top_value = 0
             if top >= 0:
-                top_value = values[top]
+                bit = 1 << top
+                if not seen & bit:
+                    seen |= bit
+                    append((actions, bit, 0 if top_value == KING else top_value, talon ^ bit, under + 1, after_passes))
+                if waste_pair and under >= 0 and top_value != KING and vals[j - 2] + top_value == 13:
+                    pair = bit | 1 << under
+                    if seen_pairs is None or pair not in seen_pairs:
+                        if seen_pairs is not None:
+                            seen_pairs.add(pair)
+                        append((actions, pair, 0, talon ^ pair, cards[j - 3] + 1 if j > 2 else 0, after_passes))
+            if j == size:
+                break
+            up = cards[j]
+            up_value = vals[j]
+            if up_rule:
+                up_bit = 1 << up
+                if not seen & up_bit:
+                    seen |= up_bit
+                    append((actions, up_bit, 0 if up_value == KING else up_value, talon ^ up_bit, top + 1,
+                            after_passes))
+                if top_value and top_value + up_value == 13:
+                    pair = 1 << top | up_bit
+                    if seen_pairs is None or pair not in seen_pairs:
+                        if seen_pairs is not None:
+                            seen_pairs.add(pair)
+                        append((actions, pair, 0, talon ^ pair, under + 1, after_passes))
+            j += 1  # a draw
+            actions += 1
+            under, top, top_value = top, up, up_value
+        if not again or seen_pairs is None:
+            return out
+        # a recycle, then the next pass: up to the pointer it started from (the rest was seen), or to
+        # its end when the recycle dropped cards
+        actions += 1
+        after_passes = 0 if rules.limit is None else recycles + 1
+        current = talon
+        if talon & drop:
+            current = talon & ~drop
+            cards = [card for card in cards if not drop >> card & 1]
+            vals = [values[card] for card in cards]
+            size = len(cards)
+        stop = start if current == talon else size
+        j = 0
+        top = under = -1
+        top_value = 0
+        while True:
+            if top >= 0:
                 bit = 1 << top
                 if not seen & bit:
                     seen |= bit
                     append((actions, bit, 0 if top_value == KING else top_value, current ^ bit, under + 1,
                             after_passes))
-                if waste_pair and under >= 0 and top_value != KING and values[under] + top_value == 13:
+                if waste_pair and under >= 0 and top_value != KING and vals[j - 2] + top_value == 13:
                     pair = bit | 1 << under
                     if pair not in seen_pairs:
                         seen_pairs.add(pair)
                         append((actions, pair, 0, current ^ pair, cards[j - 3] + 1 if j > 2 else 0, after_passes))
-            if j < len(cards):
-                if up_rule:
-                    up = cards[j]
-                    up_value = values[up]
-                    up_bit = 1 << up
-                    if not seen & up_bit:
-                        seen |= up_bit
-                        append((actions, up_bit, 0 if up_value == KING else up_value, current ^ up_bit, top + 1,
-                                after_passes))
-                    if top_value and top_value + up_value == 13:
-                        pair = 1 << top | up_bit
-                        if pair not in seen_pairs:
-                            seen_pairs.add(pair)
-                            append((actions, pair, 0, current ^ pair, under + 1, after_passes))
-                j += 1  # a draw
-            elif current and (limit is None or passes < limit):  # a recycle
-                passes += 1
-                j = 0
-                if current & drop:
-                    current &= ~drop
-                    cards = [card for card in cards if not drop >> card & 1]
-            else:
+            if j >= stop:
                 return out
+            up = cards[j]
+            up_value = vals[j]
+            if up_rule:
+                up_bit = 1 << up
+                if not seen & up_bit:
+                    seen |= up_bit
+                    append((actions, up_bit, 0 if up_value == KING else up_value, current ^ up_bit, top + 1,
+                            after_passes))
+                if top_value and top_value + up_value == 13:
+                    pair = 1 << top | up_bit
+                    if pair not in seen_pairs:
+                        seen_pairs.add(pair)
+                        append((actions, pair, 0, current ^ pair, under + 1, after_passes))
+            j += 1
             actions += 1
-            if passes > recycles and (passes > recycles + 1 or current == talon and j >= start):
-                return out
+            under, top, top_value = top, up, up_value
 
     # -- the dead-game test ----------------------------------------------------------------------------
     def any_removal_ever(self, pyramid: int, talon: int, drawn: int, recycles: int) -> bool:

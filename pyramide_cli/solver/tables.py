@@ -76,6 +76,8 @@ class DealTables:
         self.talon_units: tuple[int, ...] = tuple(unit(value) for value in self.talon_values)
         self.talon_kings: int = sum(1 << t for t, value in enumerate(self.talon_values) if value == KING)
         self._shapes: dict[int, Shape] = {}
+        self.shapes = self._shapes
+        """The shapes built so far (read-only; :meth:`shape` builds one), for the searches' inner loops."""
         self._need_fields = tuple(
             (sum(1 << slot for slot in range(PYRAMID_SIZE) if self.pyramid_values[slot] == value),
              FIELD_MASK << (FIELD_BITS * (12 - value)))

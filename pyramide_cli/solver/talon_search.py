@@ -325,8 +325,9 @@ class TalonSearch:
         path = self.path
         base = len(path)
         tables = self.tables
-        if tables.shape(pyramid).kings or (self.silent_kings and talon & tables.talon_kings):
-            pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)
+        if tables.shape(pyramid).kings or (self.silent_kings
+                                           and (talon & tables.talon_kings) >> (drawn - 1 if drawn else 0)):
+            pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)  # kings on the top or in the stock
         if self.draw_count == 1:
             key = pyramid | talon << KEY_SHIFT
             time = 0 if self.limit is None else recycles << PASS_SHIFT | drawn
@@ -349,9 +350,26 @@ class TalonSearch:
             if budget.states >= budget.next_check:
                 budget.check()
             explore = self._explore
-            for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children(
-                    pyramid, talon, drawn, recycles, counts):
-                path.append(step)
-                explore(child_pyramid, child_talon, child_drawn, child_recycles, child_counts, False)
-                path.pop()
+            children = self.children(pyramid, talon, drawn, recycles, counts)
+            if self.draw_count == 1:  # skip here what the child's own memo check would skip (no kings to play)
+                memo_get = self.memo.get
+                shapes = tables.shapes
+                kings = tables.talon_kings if self.silent_kings else 0
+                timed = self.limit is not None
+                for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in children:
+                    shape = shapes.get(child_pyramid)
+                    if (shape is not None and not shape.kings
+                            and not (child_talon & kings) >> (child_drawn - 1 if child_drawn else 0)):
+                        failed = memo_get(child_pyramid | child_talon << KEY_SHIFT)
+                        if failed is not None and (
+                                child_recycles << PASS_SHIFT | child_drawn if timed else 0) >= failed:
+                            continue
+                    path.append(step)
+                    explore(child_pyramid, child_talon, child_drawn, child_recycles, child_counts, False)
+                    path.pop()
+            else:
+                for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in children:
+                    path.append(step)
+                    explore(child_pyramid, child_talon, child_drawn, child_recycles, child_counts, False)
+                    path.pop()
         del path[base:]
