@@ -210,7 +210,7 @@ class TalonSearch:
                     > self.max_all):
                 self.note(pyramid, talon, recycles)
             relaxation = self.relaxation
-            relaxed_key = pyramid | (counts & shape.need if relaxation.mask_useless else counts) << KEY_SHIFT
+            relaxed_key = pyramid | (counts & relaxation.key_mask(shape)) << KEY_SHIFT
             if (relaxed_key not in relaxation.wins and (relaxed_key in relaxation.losses
                                                         or not relaxation.can_win(pyramid, counts))
                     or self.last_pass_cut and recycles == self.limit
