@@ -358,12 +358,18 @@ class TalonSearch:
                 timed = self.limit is not None
                 for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in children:
                     shape = shapes.get(child_pyramid)
-                    if (shape is not None and not shape.kings
-                            and not (child_talon & kings) >> (child_drawn - 1 if child_drawn else 0)):
-                        failed = memo_get(child_pyramid | child_talon << KEY_SHIFT)
-                        if failed is not None and (
-                                child_recycles << PASS_SHIFT | child_drawn if timed else 0) >= failed:
-                            continue
+                    if shape is not None and not (child_talon & kings) >> (child_drawn - 1 if child_drawn else 0):
+                        known = child_pyramid
+                        while shape.kings:  # K1, as normalise plays it
+                            known &= ~shape.kings
+                            shape = shapes.get(known)
+                            if shape is None:
+                                break
+                        else:
+                            failed = memo_get(known | child_talon << KEY_SHIFT)
+                            if failed is not None and (
+                                    child_recycles << PASS_SHIFT | child_drawn if timed else 0) >= failed:
+                                continue
                     path.append(step)
                     explore(child_pyramid, child_talon, child_drawn, child_recycles, child_counts, False)
                     path.pop()
