@@ -21,6 +21,8 @@ from .relaxation import KEY_SHIFT, Relaxation
 from .tables import DealTables, Shape
 
 PASS_SHIFT = 5  # drawn < 32
+PROBE_STATES = 3_000
+"""Positions phase 2's probe may expand before the search proper (B3; 0: no probe)."""
 TALON_KEY_SHIFT = 52
 Step = kernel.Step
 
@@ -61,6 +63,8 @@ class TalonSearch:
         self.max_all = -1
         self.best = (-1, -1)
         self.best_path: tuple[Step, ...] = ()
+        self.talon_first = False
+        """Phase 2's probe (B3) tries the removals using talon cards first."""
 
     # -- positions ---------------------------------------------------------------------------------
     def normalise(self, pyramid: int, talon: int, drawn: int) -> tuple[int, int, int]:
@@ -293,8 +297,31 @@ class TalonSearch:
 
     # -- phase 2: how far can it go? -----------------------------------------------------------------
     def maximise(self) -> None:
-        """Branch and bound over the positions phase 1 set aside (after :meth:`find_win` failed)."""
+        """Branch and bound over the positions phase 1 set aside (after :meth:`find_win` failed).
+
+        A probe comes first (B3): the same search with the talon's removals tried before the
+        pyramid's own pairs, on a copy of the memo, stopped after :data:`PROBE_STATES` positions.
+        What it finds are real positions reached by real lines, so it only raises the best found
+        before the search proper, which then cuts more; the memo it filled (valid only for its own
+        order and its own cut) is dropped."""
         deferred, self.deferred = self.deferred, []
+        if PROBE_STATES:
+            memo = self.memo
+            self.memo = dict(memo)
+            self.talon_first = True
+            self.budget.cap(PROBE_STATES)
+            try:
+                self._maximise(deferred)
+                return  # the probe went to the end: it was the whole search, in another order
+            except SearchCapped:
+                pass
+            finally:
+                self.budget.cap(None)
+                self.talon_first = False
+                self.memo = memo
+        self._maximise(deferred)
+
+    def _maximise(self, deferred: list[tuple[int, int, int, int, int, tuple[Step, ...]]]) -> None:
         done: set[int] = set()
         for pyramid, talon, drawn, recycles, counts, path in deferred:
             key, time = self.key_and_time(pyramid, talon, drawn, recycles)
@@ -351,6 +378,9 @@ class TalonSearch:
                 budget.check()
             explore = self._explore
             children = self.children(pyramid, talon, drawn, recycles, counts)
+            if self.talon_first:
+                children = [child for child in children if child[0][1]] + [
+                    child for child in children if not child[0][1]]
             if self.draw_count == 1:  # skip here what the child's own memo check would skip (no kings to play)
                 memo_get = self.memo.get
                 shapes = tables.shapes
