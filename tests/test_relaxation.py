@@ -68,7 +68,8 @@ def random_pyramid(rng: random.Random, removals: int) -> int:
     return pyramid
 
 
-@pytest.mark.parametrize("rules_text", ["T+stock-top", "N+waste-pair", "O+stock-top+waste-pair", "E+waste-pair+cover-pair"])
+@pytest.mark.parametrize("rules_text", ["T+stock-top", "N+waste-pair", "O+stock-top+waste-pair",
+                                        "E+waste-pair+cover-pair"])
 def test_talon_pairs_played_last_give_the_gains_of_every_order(rules_text: str) -> None:
     rules = Rules.parse(rules_text)
     rng = random.Random(rules_text)
