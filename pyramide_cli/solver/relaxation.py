@@ -38,16 +38,43 @@ class Relaxation:
         self.strict = rules.strict
         self.talon_pairs = rules.waste_pair or rules.stock_top
         self.mask_useless = not self.strict and not self.talon_pairs
+        self.pairs_last = self.talon_pairs and not self.strict
+        """Talon pairs are played last (see :meth:`_expand_pairs_last`): only without ``strict``."""
         self.wins: dict[int, tuple[int, int]] = {}
         self.losses: dict[int, Gains] = {}
         self.costs: dict[int, int | None] = {}
         self.shapes = tables.shapes
         """The deal's shapes met so far (``tables.shape`` builds the others)."""
+        self._pair_masks: dict[int, int] = {}
+        self._pair_totals: dict[int, int] = {}
+
+    def key_mask(self, shape: Shape) -> int:
+        """The count fields a position's key keeps (its shape without free kings): the values some
+        pyramid card needs; under ``pairs_last`` also their partners (their talon pairs); all of
+        them under ``strict`` with talon pairs."""
+        if self.mask_useless:
+            return shape.need
+        if not self.pairs_last:
+            return -1
+        mask = self._pair_masks.get(shape.need)
+        if mask is None:
+            mask = shape.need
+            for value in range(1, 13):
+                if shape.need >> (FIELD_BITS * (value - 1)) & 7:
+                    mask |= 7 << (FIELD_BITS * (12 - value))
+            self._pair_masks[shape.need] = mask
+        return mask
 
     def key(self, pyramid: int, counts: int) -> int:
-        if self.mask_useless:
-            counts &= self.tables.shape(pyramid).need
-        return pyramid | counts << KEY_SHIFT
+        return pyramid | (counts & self.key_mask(self.tables.shape(pyramid))) << KEY_SHIFT
+
+    def pair_total(self, counts: int) -> int:
+        """How many talon pairs the talon cards of a count vector make at most: the sum over the values
+        1–6 of the fewer of that value and its partner."""
+        total = self._pair_totals.get(counts)
+        if total is None:
+            total = self._pair_totals[counts] = _talon_pair_count(counts)
+        return total
 
     # -- answers ---------------------------------------------------------------------------------
     def can_win(self, pyramid: int, counts: int) -> bool:
@@ -72,10 +99,18 @@ class Relaxation:
             shape = shape_of(pyramid)
         if not pyramid:
             return self._empty_pyramid(counts, kings)
-        key = pyramid | (counts & shape.need if self.mask_useless else counts) << KEY_SHIFT  # self.key(...)
+        mask = shape.need if self.mask_useless else self.key_mask(shape)
+        key = pyramid | (counts & mask) << KEY_SHIFT
         if key in self.wins:
             return None
         lost = self.losses.get(key)
+        if self.pairs_last:
+            if lost is None:
+                lost = self._expand_pairs_last(pyramid, counts, shape, key, mask)
+                if lost is None:
+                    return None
+            # the talon pairs of the values no pyramid card needs: their counts stay as they are
+            return lost[0] + kings, lost[1] + kings + 2 * self.pair_total(counts & ~mask)
         if lost is None:
             lost = self._expand(pyramid, counts, shape, key)
             if lost is None:
@@ -123,6 +158,48 @@ class Relaxation:
                         return None
                     best_pyramid = max(best_pyramid, gains[0])
                     best_all = max(best_all, gains[1] + 2)
+        lost = (best_pyramid, best_all)
+        self.losses[key] = lost
+        return lost
+
+    def _expand_pairs_last(self, pyramid: int, counts: int, shape: Shape, key: int, mask: int) -> Gains | None:
+        """:meth:`_expand` without ``strict`` under talon pairs, with the talon pairs played last.
+
+        A talon pair only takes two talon cards away, so moving it later in a line keeps every
+        removal before it legal: the lines that play their talon pairs last reach every set of
+        removals any line reaches.  Without ``strict`` the pyramid alone decides a win, which talon
+        pairs never help; and the most cards a line can remove is the best, over the lines of
+        pyramid removals, of the cards they remove plus twice the talon pairs left at their end.
+        The values no remaining pyramid card needs, and their partners, keep their counts to the
+        end: their pairs are added outside, so the key keeps only the other counts (``mask``), and
+        what is stored counts only their pairs.  The same gains as :meth:`_expand` (and the same
+        wins), from far fewer positions: it no longer tries every order of the talon pairs.
+        """
+        self.budget.tick()
+        search = self.search
+        outside = 2 * self.pair_total(counts & ~mask)  # the same for every line from here
+        best_pyramid = 0
+        best_all = 2 * self.pair_total(counts & mask)  # stop here: the talon pairs left
+        for pair in shape.pairs:
+            gains = search(pyramid & ~pair, counts)
+            if gains is None:
+                self.wins[key] = (pair, 0)
+                return None
+            if gains[0] + 2 > best_pyramid:
+                best_pyramid = gains[0] + 2
+            if gains[1] + 2 - outside > best_all:
+                best_all = gains[1] + 2 - outside
+        for bit, value in shape.singles:
+            step = UNITS[value]
+            if counts & step * 7:
+                gains = search(pyramid & ~bit, counts - step)
+                if gains is None:
+                    self.wins[key] = (bit, value)
+                    return None
+                if gains[0] + 1 > best_pyramid:
+                    best_pyramid = gains[0] + 1
+                if gains[1] + 2 - outside > best_all:
+                    best_all = gains[1] + 2 - outside
         lost = (best_pyramid, best_all)
         self.losses[key] = lost
         return lost

@@ -22,6 +22,8 @@ from .segments import LastPassSegments
 from .tables import DealTables, Shape, total_count
 
 PASS_SHIFT = 5  # drawn < 32
+PROBE_STATES = 3_000
+"""Positions phase 2's probe may expand before the search proper (B3; 0: no probe)."""
 TALON_KEY_SHIFT = 52
 Step = kernel.Step
 
@@ -66,6 +68,8 @@ class TalonSearch:
         self.max_all = -1
         self.best = (-1, -1)
         self.best_path: tuple[Step, ...] = ()
+        self.talon_first = False
+        """Phase 2's probe (B3) tries the removals using talon cards first."""
 
     # -- positions ---------------------------------------------------------------------------------
     def normalise(self, pyramid: int, talon: int, drawn: int) -> tuple[int, int, int]:
@@ -220,10 +224,12 @@ class TalonSearch:
                     > self.max_all):
                 self.note(pyramid, talon, recycles)
             relaxation = self.relaxation
-            relaxed_key = pyramid | (counts & shape.need if relaxation.mask_useless else counts) << KEY_SHIFT
+            relaxed_key = pyramid | (counts & (shape.need if relaxation.mask_useless
+                                               else relaxation.key_mask(shape))) << KEY_SHIFT
             gains = None  # R1 (and L1): the relaxation's exact gains when it cannot win, else None
             if relaxed_key not in relaxation.wins:
-                gains = relaxation.losses.get(relaxed_key)
+                # (under pairs_last what is stored leaves out the pairs of the values no card needs)
+                gains = None if relaxation.pairs_last else relaxation.losses.get(relaxed_key)
                 if gains is None:
                     gains = relaxation.search(pyramid, counts)
             if gains is None and self.last_pass_cut and recycles == self.limit:
@@ -319,8 +325,31 @@ class TalonSearch:
 
     # -- phase 2: how far can it go? -----------------------------------------------------------------
     def maximise(self) -> None:
-        """Branch and bound over the positions phase 1 set aside (after :meth:`find_win` failed)."""
+        """Branch and bound over the positions phase 1 set aside (after :meth:`find_win` failed).
+
+        A probe comes first (B3): the same search with the talon's removals tried before the
+        pyramid's own pairs, on a copy of the memo, stopped after :data:`PROBE_STATES` positions.
+        What it finds are real positions reached by real lines, so it only raises the best found
+        before the search proper, which then cuts more; the memo it filled (valid only for its own
+        order and its own cut) is dropped."""
         deferred, self.deferred = self.deferred, []
+        if PROBE_STATES:
+            memo = self.memo
+            self.memo = dict(memo)
+            self.talon_first = True
+            self.budget.cap(PROBE_STATES)
+            try:
+                self._maximise(deferred)
+                return  # the probe went to the end: it was the whole search, in another order
+            except SearchCapped:
+                pass
+            finally:
+                self.budget.cap(None)
+                self.talon_first = False
+                self.memo = memo
+        self._maximise(deferred)
+
+    def _maximise(self, deferred: list[tuple[int, int, int, int, int, tuple[Step, ...], int, int]]) -> None:
         done: set[int] = set()
         for pyramid, talon, drawn, recycles, counts, path, bound_pyramid, bound_all in deferred:
             key, time = self.key_and_time(pyramid, talon, drawn, recycles)
@@ -359,8 +388,8 @@ class TalonSearch:
         base = len(path)
         tables = self.tables
         shape = tables.shapes.get(pyramid) or tables.shape(pyramid)
-        if shape.kings or (self.silent_kings and talon & tables.talon_kings):
-            pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)
+        if shape.kings or (self.silent_kings and (talon & tables.talon_kings) >> (drawn - 1 if drawn else 0)):
+            pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)  # kings on the top or in the stock
             shape = tables.shape(pyramid)
         if self.draw_count == 1:
             key = pyramid | talon << KEY_SHIFT
@@ -387,9 +416,35 @@ class TalonSearch:
             if budget.states >= budget.next_check:
                 budget.check()
             explore = self._explore
-            for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children(
-                    pyramid, talon, drawn, recycles, counts, shape):
-                path.append(step)
-                explore(child_pyramid, child_talon, child_drawn, child_recycles, child_counts, False)
-                path.pop()
+            children = self.children(pyramid, talon, drawn, recycles, counts, shape)
+            if self.talon_first:
+                children = [child for child in children if child[0][1]] + [
+                    child for child in children if not child[0][1]]
+            if self.draw_count == 1:  # skip here what the child's own memo check would skip (no kings to play)
+                memo_get = self.memo.get
+                shapes = tables.shapes
+                kings = tables.talon_kings if self.silent_kings else 0
+                timed = self.limit is not None
+                for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in children:
+                    child_shape = shapes.get(child_pyramid)
+                    if child_shape is not None and not (child_talon & kings) >> (child_drawn - 1 if child_drawn else 0):
+                        known = child_pyramid
+                        while child_shape.kings:  # K1, as normalise plays it
+                            known &= ~child_shape.kings
+                            child_shape = shapes.get(known)
+                            if child_shape is None:
+                                break
+                        else:
+                            failed = memo_get(known | child_talon << KEY_SHIFT)
+                            if failed is not None and (
+                                    child_recycles << PASS_SHIFT | child_drawn if timed else 0) >= failed:
+                                continue
+                    path.append(step)
+                    explore(child_pyramid, child_talon, child_drawn, child_recycles, child_counts, False)
+                    path.pop()
+            else:
+                for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in children:
+                    path.append(step)
+                    explore(child_pyramid, child_talon, child_drawn, child_recycles, child_counts, False)
+                    path.pop()
         del path[base:]
