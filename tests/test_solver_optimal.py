@@ -163,8 +163,8 @@ def check_bounds(start: Position) -> int:
         if actions is None:
             continue  # no win: every bound is admissible
         assert estimate is not None and estimate <= actions, (position, estimate, actions)
-        if rules.draw_count == 1 and not rules.stock_top and not rules.waste_pair and not rules.strict:
-            if rules.recycle_limit is not None:
+        if rules.draw_count == 1 and not rules.waste_pair and not rules.strict:
+            if rules.recycle_limit is not None and not rules.stock_top:
                 raised = passes.refine(*state, -1)
                 assert raised is None or raised is True or raised <= actions, (position, raised, actions)
             dead = heuristic.pyramid_bounds(position.pyramid).dead

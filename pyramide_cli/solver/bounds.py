@@ -26,6 +26,7 @@ class Heuristic:
         self.walk_bound = rules.draw_count == 1
         self.plain = rules.plain_talon
         self.stock_top = rules.stock_top
+        self.stock_dig = rules.stock_top and not rules.waste_pair  # W5: the dig knows stock-top's pairs
         self.use_relaxed = True  # talon pairs never help clear the pyramid: the multiset game bounds them too
         self.draw_count = rules.draw_count
         self.limit = rules.recycle_limit
@@ -64,7 +65,8 @@ class Heuristic:
         shape = tables.shape(pyramid)
         partners = tuple(counts[13 - value] for value in range(13))
         return PyramidBounds(removals, needed, shape.need, shape.dead_talon, not shape.kings,
-                              pyramid.bit_count() - counts[13], counts[13], partners)
+                              pyramid.bit_count() - counts[13], counts[13], partners,
+                              sum(count for _, count in needed))
 
     def removals(self, pyramid: int, counts: int) -> int | None:
         """A lower bound on the removals left (``None``: the pyramid cannot be cleared)."""
@@ -96,9 +98,9 @@ class Heuristic:
                 removals = relaxed
         if not self.walk_bound:
             return removals
-        if self.plain:
+        if self.plain or self.stock_dig:
             reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)
-        else:  # a talon pair can take waste cards away too: any waste card may come back (no dig)
+        else:  # waste-pair: the card under the top can take waste cards away too: any may come back
             reachable = talon & ((1 << drawn) - 1)
         if recycles < self.final_pass:
             floor = self._passes_floor(bounds, removals, talon, drawn, recycles, reachable)
@@ -107,22 +109,78 @@ class Heuristic:
             floor = max(floor, self._least_cost(pyramid, counts, 1, bounds) - reachable.bit_count())
         if not bounds.needed:
             return max(removals, floor)
+        if self.stock_top:
+            return self._stock_top_bound(bounds, removals, reachable, talon, drawn, recycles)
         walked = self._walk(bounds, reachable, talon, drawn, recycles)
         if walked is None:
             return None
-        if self.stock_top:
-            return max(removals, self._stock_top_walk(bounds, walked))
         return max(removals + walked, floor)
 
-    @staticmethod
-    def _stock_top_walk(bounds: PyramidBounds, walked: int) -> int:
-        """W4 (``stock-top``, draw-1): the card meeting the last need is in play once it is the stock's
-        top, one draw before it would reach the waste: ``walked - 1`` cards (and recycles) must first
-        leave the stock, each by an action of its own — a draw, or its own removal as the stock top,
-        which takes at most one pyramid card.  The pyramid cards left then go at most two to a
-        removal, and each king alone."""
-        ahead = max(0, walked - 1)
-        return ahead + (bounds.non_kings - min(ahead, bounds.non_kings) + 1) // 2 + bounds.kings
+    def _stock_top_bound(self, bounds: PyramidBounds, removals: int, reachable: int, talon: int, drawn: int,
+                         recycles: int) -> int | None:
+        """W4 (``stock-top``, draw-1): the actions left, counted by the stock cards the line passes.
+
+        A stock card leaves the stock (is *passed*) by a draw or by its own removal as the stock's
+        top, one action each; every needed talon card beyond the reachable waste (W2, W5) is passed,
+        so the passes ``P`` reach at least to the first cards meeting every need (the whole stock
+        and a recycle first when a need is only met by a waste card the dig cannot reach).  Of
+        those actions, only a removal of a passed card with a pyramid card takes a pyramid card:
+        at most ``U`` of them, ``U`` the passed cards that have a pyramid partner (per value, the
+        fewer of the passed cards and the pyramid cards they pair with).  So with ``R`` recycles,
+        ``s <= min(U, pyramid non-kings)`` pyramid cards removed by the stock's top and at least
+        ``T`` pyramid cards that must go with talon cards (W2's needs), the line has at least
+        ``P + R + kings + (non-kings - s + max(0, T - s)) / 2`` actions (the other pyramid cards
+        go two to a removal, or one with a waste card), and at least ``P + R + removals - s``
+        (every pyramid removal but the ``s`` is an action of its own).
+        """
+        stock = talon >> drawn << drawn
+        limit = self.limit
+        far_pass = far_end = 0
+        for cards_of_value, count in bounds.needed:
+            cards = cards_of_value & talon
+            count -= (cards & reachable).bit_count()
+            if count <= 0:
+                continue
+            ahead = cards & stock
+            in_stock = ahead.bit_count()
+            if count <= in_stock:
+                if far_pass:
+                    continue
+                for _ in range(count - 1):
+                    ahead &= ahead - 1
+                end = (ahead & -ahead).bit_length()  # one past the card that meets the need
+                if end > far_end:
+                    far_end = end
+            else:
+                # only the waste cards the dig cannot reach are left: after a recycle, lowest first
+                buried = cards & ~stock & ~reachable
+                count -= in_stock
+                if count > buried.bit_count() or limit is not None and recycles >= limit:
+                    return None
+                for _ in range(count - 1):
+                    buried &= buried - 1
+                end = (buried & -buried).bit_length()
+                if not far_pass or end > far_end:
+                    far_pass, far_end = 1, end
+        if far_pass:
+            passed = stock | talon & ((1 << far_end) - 1)
+            walked = stock.bit_count() + (talon & ((1 << far_end) - 1)).bit_count()
+        else:
+            passed = stock & ((1 << far_end) - 1)
+            walked = passed.bit_count()
+        counts = self.tables.counts(passed)
+        partners = bounds.partners
+        usable = 0
+        for value in range(1, 13):
+            field = counts >> (3 * (value - 1)) & 7
+            if field:
+                usable += field if field < partners[value] else partners[value]
+        non_kings = bounds.non_kings
+        taken = usable if usable < non_kings else non_kings
+        with_talon = bounds.talon_needed - taken
+        paired = non_kings - taken + (with_talon if with_talon > 0 else 0)
+        walked += far_pass
+        return max(removals, walked + bounds.kings + (paired + 1) // 2, walked + removals - taken)
 
     def _passes_floor(self, bounds: PyramidBounds, removals: int, talon: int, drawn: int, recycles: int,
                       reachable: int) -> int:
@@ -238,6 +296,8 @@ class PyramidBounds(NamedTuple):
     """Pyramid kings."""
     partners: tuple[int, ...]
     """Per talon value, how many pyramid cards it could pair with."""
+    talon_needed: int
+    """Pyramid cards that must go with a talon card (the sum of :attr:`needed`'s counts)."""
 
 
 MISSING = object()

@@ -1,7 +1,8 @@
 """W3, the dig: which waste cards the rest of a pass can still bring back to the top and remove.
 
 Used by the ``--optimal`` bounds (docs/solver.md, W3): a waste card counts as already in play
-only if every card above it can be removed first, each with a pyramid card free at that moment.
+only if every card above it can be removed first, each with a pyramid card free at that moment
+(under ``stock-top`` also with a stock card, W5).
 """
 
 from __future__ import annotations
@@ -27,10 +28,15 @@ class Dig:
     pyramid card free at that moment.  The search keeps the pyramid exact and the waste order,
     and lets every stock card pair with a free pyramid card whenever that frees something (the
     stock's order relaxed), so the depth it finds is at least the real one.
+
+    Under ``stock-top`` (W5) the waste top may also leave with the stock's top card: the search
+    lets it pair with any stock card of the right value (the stock's order relaxed again), and a
+    card no pyramid card can take stops the dig only if no stock card can take it either.
     """
 
     def __init__(self, tables: DealTables) -> None:
         self.tables = tables
+        self.stock_top = tables.rules.stock_top
         self._memo: dict[tuple[int, int, int], int] = {}
         self._under: dict[int, int] = {}
         self._left = 0
@@ -38,6 +44,12 @@ class Dig:
     def reachable(self, pyramid: int, talon: int, drawn: int, dead: int) -> int:
         """Mask of the waste cards this pass can still bring to the top and remove."""
         waste = talon & ((1 << drawn) - 1)
+        if self.stock_top and waste & dead:  # a stock card may still take a card no pyramid card can
+            value_talon = self.tables.talon_cards.value_talon
+            counts = self.tables.counts(talon >> drawn << drawn)
+            for value in range(1, 13):
+                if counts >> (3 * (value - 1)) & 7:
+                    dead &= ~value_talon[13 - value]
         cut = (waste & dead).bit_length()
         run = waste >> cut << cut  # nothing digs past a card no pyramid card can remove
         if not run:
@@ -73,7 +85,8 @@ class Dig:
         while shape.kings:
             pyramid &= ~shape.kings
             shape = shape_of(pyramid)
-        stock &= shape.need
+        if not self.stock_top:  # under stock-top a stock card may also take a waste card
+            stock &= shape.need
         key = (pyramid, run, stock)
         memo = self._memo
         known = memo.get(key)
@@ -95,6 +108,11 @@ class Dig:
                     best = got
                     if best == size:
                         break
+            partner = UNITS[13 - value]
+            if self.stock_top and best < size and stock & partner * 7:  # W5: with a stock card
+                got = 1 + self._search(pyramid, run ^ 1 << top, stock - partner)
+                if got > best:
+                    best = got
         if best < size:
             lies_on = self._lies_on
             for mask in shape.pairs:
