@@ -66,7 +66,7 @@ class Heuristic:
         partners = tuple(counts[13 - value] for value in range(13))
         return PyramidBounds(removals, needed, shape.need, shape.dead_talon, not shape.kings,
                               pyramid.bit_count() - counts[13], counts[13], partners,
-                              sum(count for _, count in needed))
+                              sum(count for _, count in needed), sum(cards for cards, _ in needed))
 
     def removals(self, pyramid: int, counts: int) -> int | None:
         """A lower bound on the removals left (``None``: the pyramid cannot be cleared)."""
@@ -83,8 +83,12 @@ class Heuristic:
                 return cached
         return self.relaxation.least_cost(pyramid, counts, talon_cost)
 
-    def estimate(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> int | None:
-        """A lower bound on the actions left, or ``None`` when the talon cannot serve the pyramid."""
+    def estimate(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
+                 dig: bool = True) -> int | None:
+        """A lower bound on the actions left, or ``None`` when the talon cannot serve the pyramid.
+
+        ``dig=False`` (``stock-top``): a cheaper, weaker bound that counts every waste card in reach
+        (the A* asks the full one only of the positions it pops)."""
         if self.strict:
             return self._strict_estimate(pyramid, talon, drawn)
         bounds = self.pyramid_bounds(pyramid)
@@ -98,19 +102,26 @@ class Heuristic:
                 removals = relaxed
         if not self.walk_bound:
             return removals
-        if self.plain or self.stock_dig:
+        if self.stock_top:
+            if not bounds.needed:
+                return removals
+            waste = talon & ((1 << drawn) - 1)
+            wanted = waste & bounds.needed_talon  # only the needed waste cards' reach matters here
+            if wanted and dig and self.stock_dig:
+                reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead, wanted & -wanted)
+            else:  # waste-pair: the card under the top can take waste cards away too: any may come back
+                reachable = wanted
+            return self._stock_top_bound(bounds, removals, reachable, talon, drawn, recycles)
+        if self.plain:
             reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)
         else:  # waste-pair: the card under the top can take waste cards away too: any may come back
             reachable = talon & ((1 << drawn) - 1)
         if recycles < self.final_pass:
             floor = self._passes_floor(bounds, removals, talon, drawn, recycles, reachable)
-        if not self.stock_top:
-            # every talon card used is drawn, unless it comes back from the waste in this pass
-            floor = max(floor, self._least_cost(pyramid, counts, 1, bounds) - reachable.bit_count())
+        # every talon card used is drawn, unless it comes back from the waste in this pass
+        floor = max(floor, self._least_cost(pyramid, counts, 1, bounds) - reachable.bit_count())
         if not bounds.needed:
             return max(removals, floor)
-        if self.stock_top:
-            return self._stock_top_bound(bounds, removals, reachable, talon, drawn, recycles)
         walked = self._walk(bounds, reachable, talon, drawn, recycles)
         if walked is None:
             return None
@@ -298,6 +309,8 @@ class PyramidBounds(NamedTuple):
     """Per talon value, how many pyramid cards it could pair with."""
     talon_needed: int
     """Pyramid cards that must go with a talon card (the sum of :attr:`needed`'s counts)."""
+    needed_talon: int
+    """Talon indices of the needed values (the union of :attr:`needed`'s masks)."""
 
 
 MISSING = object()

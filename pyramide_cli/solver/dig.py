@@ -39,29 +39,45 @@ class Dig:
         self.stock_top = tables.rules.stock_top
         self._memo: dict[tuple[int, int, int], int] = {}
         self._under: dict[int, int] = {}
+        self._partners: dict[int, int] = {}
         self._left = 0
 
-    def reachable(self, pyramid: int, talon: int, drawn: int, dead: int) -> int:
-        """Mask of the waste cards this pass can still bring to the top and remove."""
+    def reachable(self, pyramid: int, talon: int, drawn: int, dead: int, lowest: int = 1) -> int:
+        """Mask of the waste cards this pass can still bring to the top and remove, from the top down
+        to the bit ``lowest`` (the cards under it are left out: the caller does not ask about them)."""
         waste = talon & ((1 << drawn) - 1)
+        stock = self.tables.counts(talon >> drawn << drawn)
         if self.stock_top and waste & dead:  # a stock card may still take a card no pyramid card can
             value_talon = self.tables.talon_cards.value_talon
-            counts = self.tables.counts(talon >> drawn << drawn)
             for value in range(1, 13):
-                if counts >> (3 * (value - 1)) & 7:
+                if stock >> (3 * (value - 1)) & 7:
                     dead &= ~value_talon[13 - value]
         cut = (waste & dead).bit_length()
-        run = waste >> cut << cut  # nothing digs past a card no pyramid card can remove
+        run = waste >> cut << cut & -lowest  # nothing digs past a card no pyramid card can remove
         if not run:
             return 0
         self._left = DIG_STATES
         try:
-            depth = self._search(pyramid, run, self.tables.counts(talon >> drawn << drawn))
+            depth = self._search(pyramid, run, stock)
         except DigTooLong:
             return run
         for _ in range(run.bit_count() - depth):
             run &= run - 1  # drop the lowest cards: only the top ``depth`` can be removed
         return run
+
+    def _run_partners(self, run: int) -> int:
+        """Count-vector mask of the stock values that could take a card of ``run`` (``stock-top``)."""
+        mask = self._partners.get(run)
+        if mask is None:
+            mask = 0
+            values = self.tables.talon_values
+            rest = run
+            while rest:
+                low = rest & -rest
+                mask |= UNITS[13 - values[low.bit_length() - 1]] * 7
+                rest ^= low
+            self._partners[run] = mask
+        return mask
 
     def _lies_on(self, removed: int) -> int:
         """The slots the cards of ``removed`` lie on directly."""
@@ -85,7 +101,9 @@ class Dig:
         while shape.kings:
             pyramid &= ~shape.kings
             shape = shape_of(pyramid)
-        if not self.stock_top:  # under stock-top a stock card may also take a waste card
+        if self.stock_top:  # a stock card may also take a card of the run
+            stock &= shape.need | self._run_partners(run)
+        else:
             stock &= shape.need
         key = (pyramid, run, stock)
         memo = self._memo
