@@ -63,7 +63,7 @@ class Heuristic:
             for value in range(1, 13) if max(alone[value], counts[13 - value] - counts[value]) > 0
         )
         shape = tables.shape(pyramid)
-        partners = tuple(counts[13 - value] for value in range(13))
+        partners = tuple(counts[13 - value] for value in range(14))  # kings (13) take none
         return PyramidBounds(removals, needed, shape.need, shape.dead_talon, not shape.kings,
                               pyramid.bit_count() - counts[13], counts[13], partners,
                               sum(count for _, count in needed), sum(cards for cards, _ in needed))
@@ -179,15 +179,17 @@ class Heuristic:
         else:
             passed = stock & ((1 << far_end) - 1)
             walked = passed.bit_count()
-        counts = self.tables.counts(passed)
-        partners = bounds.partners
-        usable = 0
-        for value in range(1, 13):
-            field = counts >> (3 * (value - 1)) & 7
-            if field:
-                usable += field if field < partners[value] else partners[value]
         non_kings = bounds.non_kings
-        taken = usable if usable < non_kings else non_kings
+        values = self.tables.talon_values
+        left = list(bounds.partners)  # per talon value, the pyramid cards it may still take
+        taken = 0
+        while passed and taken < non_kings:
+            low = passed & -passed
+            passed ^= low
+            value = values[low.bit_length() - 1]
+            if left[value]:
+                left[value] -= 1
+                taken += 1
         with_talon = bounds.talon_needed - taken
         paired = non_kings - taken + (with_talon if with_talon > 0 else 0)
         walked += far_pass

@@ -37,7 +37,8 @@ class Dig:
     def __init__(self, tables: DealTables) -> None:
         self.tables = tables
         self.stock_top = tables.rules.stock_top
-        self._memo: dict[tuple[int, int, int], int] = {}
+        self._memo: dict[int, int] = {}
+        """(pyramid, run, stock counts) packed in one int -> how many cards of the run can go."""
         self._under: dict[int, int] = {}
         self._partners: dict[int, int] = {}
         self._left = 0
@@ -105,7 +106,7 @@ class Dig:
             stock &= shape.need | self._run_partners(run)
         else:
             stock &= shape.need
-        key = (pyramid, run, stock)
+        key = pyramid | run << 28 | stock << 52
         memo = self._memo
         known = memo.get(key)
         if known is not None:
