@@ -189,13 +189,42 @@ def test_bounds_never_exceed_the_true_distance(rules_text: str) -> None:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    rules_text=st.sampled_from(["T", "E", "O", "N", "T+recycles=1", "N+recycles=3", "T+cover-pair", "T+strict"]),
+    rules_text=st.sampled_from(["T", "E", "O", "N", "T+recycles=1", "N+recycles=3", "T+cover-pair", "T+strict",
+                                "T+stock-top", "N+stock-top", "E+stock-top", "T+stock-top+cover-pair"]),
     seed=st.integers(0, 2**32),
     slots=st.integers(1, 3),
     extra=st.integers(0, 4),
 )
 def test_property_bounds_never_exceed_the_true_distance(rules_text, seed, slots, extra) -> None:
     check_bounds(pairing_position(Rules.parse(rules_text), seed, slots, extra))
+
+
+@pytest.mark.parametrize("rules_text", ["T+stock-top", "N+stock-top"])
+def test_stock_top_dig_finds_waste_cards_out_of_reach(rules_text: str) -> None:
+    """W5 must be able to fire: under ``stock-top`` the dig leaves some waste cards out of reach
+    (and, checked against a breadth-first search, no card it leaves out can go in this pass)."""
+    rules = Rules.parse(rules_text)
+    starts_with_cuts = 0
+    for seed in range(60):
+        start = pairing_position(rules, seed, slots=1 + seed % 3, extra=2 + seed % 3)
+        _, heuristic, _ = bounds_for(start)
+        positions, _ = distances_to_win(start)
+        cut = 0
+        for position in positions.values():
+            waste = position.talon & ((1 << position.drawn) - 1)
+            if not waste or not position.pyramid:
+                continue
+            dead = heuristic.pyramid_bounds(position.pyramid).dead
+            reachable = heuristic.dig.reachable(position.pyramid, position.talon, position.drawn, dead)
+            if reachable != waste:
+                assert waste_removable_this_pass(position) & ~reachable == 0, position
+                cut += 1
+                if cut == 3:
+                    break
+        starts_with_cuts += cut > 0
+        if starts_with_cuts == 8:
+            break
+    assert starts_with_cuts == 8
 
 
 def test_pass_check_raises_the_bound_when_a_recycle_is_needed() -> None:

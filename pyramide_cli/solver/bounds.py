@@ -83,12 +83,8 @@ class Heuristic:
                 return cached
         return self.relaxation.least_cost(pyramid, counts, talon_cost)
 
-    def estimate(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
-                 dig: bool = True) -> int | None:
-        """A lower bound on the actions left, or ``None`` when the talon cannot serve the pyramid.
-
-        ``dig=False`` (``stock-top``): a cheaper, weaker bound that counts every waste card in reach
-        (the A* asks the full one only of the positions it pops)."""
+    def estimate(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> int | None:
+        """A lower bound on the actions left, or ``None`` when the talon cannot serve the pyramid."""
         if self.strict:
             return self._strict_estimate(pyramid, talon, drawn)
         bounds = self.pyramid_bounds(pyramid)
@@ -107,7 +103,7 @@ class Heuristic:
                 return removals
             waste = talon & ((1 << drawn) - 1)
             wanted = waste & bounds.needed_talon  # only the needed waste cards' reach matters here
-            if wanted and dig and self.stock_dig:
+            if wanted and self.stock_dig:
                 reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead, wanted & -wanted)
             else:  # waste-pair: the card under the top can take waste cards away too: any may come back
                 reachable = wanted
