@@ -64,9 +64,15 @@ class Heuristic:
         )
         shape = tables.shape(pyramid)
         partners = tuple(counts[13 - value] for value in range(14))  # kings (13) take none
+        classes = tuple(
+            (value, counts[value], counts[13 - value],
+             max(alone[value], counts[13 - value] - counts[value]),
+             max(alone[13 - value], counts[value] - counts[13 - value]))
+            for value in range(1, 7) if counts[value] or counts[13 - value]
+        )
         return PyramidBounds(removals, needed, shape.need, shape.dead_talon, not shape.kings,
                               pyramid.bit_count() - counts[13], counts[13], partners,
-                              sum(count for _, count in needed), sum(cards for cards, _ in needed))
+                              sum(count for _, count in needed), sum(cards for cards, _ in needed), classes)
 
     def removals(self, pyramid: int, counts: int) -> int | None:
         """A lower bound on the removals left (``None``: the pyramid cannot be cleared)."""
@@ -139,6 +145,13 @@ class Heuristic:
         ``P + R + kings + (non-kings - s + max(0, T - s)) / 2`` actions (the other pyramid cards
         go two to a removal, or one with a waste card), and at least ``P + R + removals - s``
         (every pyramid removal but the ``s`` is an action of its own).
+
+        W6, the same count per value pair ``(v, w = 13 - v)``: with ``a`` pyramid ``v`` cards going
+        with talon cards (``w``) and ``b`` pyramid ``w`` cards with talon ``v`` cards, the others pair
+        up, ``p_v - a = p_w - b``, so the pair takes ``p_v + b`` removals, of which at most
+        ``min(a, passed w) + min(b, passed v)`` are passes; ``a`` and ``b`` are at least W2's needs.
+        The least over ``b`` (a convex function: taken at an end or a corner) summed over the pairs,
+        plus the kings and ``P + R``, bounds the line too.
         """
         stock = talon >> drawn << drawn
         limit = self.limit
@@ -177,19 +190,41 @@ class Heuristic:
             walked = passed.bit_count()
         non_kings = bounds.non_kings
         values = self.tables.talon_values
-        left = list(bounds.partners)  # per talon value, the pyramid cards it may still take
+        partners = bounds.partners
+        seen = [0] * 14  # passed cards by value
         taken = 0
-        while passed and taken < non_kings:
+        while passed:
             low = passed & -passed
             passed ^= low
             value = values[low.bit_length() - 1]
-            if left[value]:
-                left[value] -= 1
+            if seen[value] < partners[value]:
                 taken += 1
+            seen[value] += 1
+        if taken > non_kings:
+            taken = non_kings
+        by_class = 0
+        for value, mine, theirs, low_b, low_a in bounds.classes:
+            shift = mine - theirs
+            least = max(low_b, low_a - shift, -shift, 0)
+            if least > theirs:
+                return None
+            mine_passed, theirs_passed = seen[value], seen[13 - value]
+            best = 99
+            for b in (least, theirs, mine_passed, theirs_passed - shift):
+                if b < least:
+                    b = least
+                elif b > theirs:
+                    b = theirs
+                a = b + shift
+                cost = mine + b - (a if a < theirs_passed else theirs_passed) - (b if b < mine_passed else mine_passed)
+                if cost < best:
+                    best = cost
+            by_class += best
         with_talon = bounds.talon_needed - taken
         paired = non_kings - taken + (with_talon if with_talon > 0 else 0)
         walked += far_pass
-        return max(removals, walked + bounds.kings + (paired + 1) // 2, walked + removals - taken)
+        return max(removals, walked + bounds.kings + (paired + 1) // 2, walked + removals - taken,
+                   walked + bounds.kings + by_class)
 
     def _passes_floor(self, bounds: PyramidBounds, removals: int, talon: int, drawn: int, recycles: int,
                       reachable: int) -> int:
@@ -309,6 +344,9 @@ class PyramidBounds(NamedTuple):
     """Pyramid cards that must go with a talon card (the sum of :attr:`needed`'s counts)."""
     needed_talon: int
     """Talon indices of the needed values (the union of :attr:`needed`'s masks)."""
+    classes: tuple[tuple[int, int, int, int, int], ...]
+    """Per value pair ``(v, 13 - v)`` with pyramid cards (``v`` 1-6): ``(v, pyramid cards of v, of 13 - v,
+    talon cards of v needed, of 13 - v needed)``."""
 
 
 MISSING = object()
