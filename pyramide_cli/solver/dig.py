@@ -47,8 +47,9 @@ class Dig:
         """Mask of the waste cards this pass can still bring to the top and remove, from the top down
         to the bit ``lowest`` (the cards under it are left out: the caller does not ask about them)."""
         waste = talon & ((1 << drawn) - 1)
-        stock = self.tables.counts(talon >> drawn << drawn)
+        stock = -1
         if self.stock_top and waste & dead:  # a stock card may still take a card no pyramid card can
+            stock = self.tables.counts(talon >> drawn << drawn)
             value_talon = self.tables.talon_cards.value_talon
             for value in range(1, 13):
                 if stock >> (3 * (value - 1)) & 7:
@@ -57,6 +58,8 @@ class Dig:
         run = waste >> cut << cut & -lowest  # nothing digs past a card no pyramid card can remove
         if not run:
             return 0
+        if stock < 0:
+            stock = self.tables.counts(talon >> drawn << drawn)
         self._left = DIG_STATES
         try:
             depth = self._search(pyramid, run, stock)
