@@ -27,6 +27,7 @@ from pyramide_cli.analysis.cluster import (
 from pyramide_cli.analysis.survey import survey
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import SolveLimits
+from pyramide_cli.solver.version import SOLVER_VERSION
 from pyramide_cli.storage.survey_store import SurveyStore
 
 pytest.importorskip("distributed")
@@ -119,7 +120,7 @@ def test_resume_after_the_client_is_killed(client, local_rows, tmp_path: Path) -
 
 
 def test_workers_with_another_solver_or_none_are_refused(client) -> None:
-    with pytest.raises(ClusterError, match="solver version 2.*install the same pyramide on every worker"):
+    with pytest.raises(ClusterError, match=rf"client .*\(solver version {SOLVER_VERSION}\): install the same pyramide"):
         list(cluster_outcomes(client, RULES, iter(range(4)), 4, LIMITS, chunk_size=2,
                               task=solve_chunk_of_another_solver))
     with pytest.raises(ClusterError, match="a worker failed on deals 0-1: ModuleNotFoundError"):
