@@ -39,7 +39,7 @@ class Relaxation:
         self.talon_pairs = rules.waste_pair or rules.stock_top
         self.mask_useless = not self.strict and not self.talon_pairs
         self.pairs_last = self.talon_pairs and not self.strict
-        """Talon pairs are played last (see :meth:`_expand_pairs_last`): only without ``strict``."""
+        """Talon pairs are played last (see :meth:`_expand`): only without ``strict``."""
         self.wins: dict[int, tuple[int, int]] = {}
         self.losses: dict[int, Gains] = {}
         self.costs: dict[int, int | None] = {}
@@ -104,17 +104,12 @@ class Relaxation:
         if key in self.wins:
             return None
         lost = self.losses.get(key)
-        if self.pairs_last:
-            if lost is None:
-                lost = self._expand_pairs_last(pyramid, counts, shape, key, mask)
-                if lost is None:
-                    return None
-            # the talon pairs of the values no pyramid card needs: their counts stay as they are
-            return lost[0] + kings, lost[1] + kings + 2 * self.pair_total(counts & ~mask)
         if lost is None:
-            lost = self._expand(pyramid, counts, shape, key)
+            lost = self._expand(pyramid, counts, shape, key, mask)
             if lost is None:
                 return None
+        if self.pairs_last:  # the talon pairs of the values no pyramid card needs: their counts stay
+            return lost[0] + kings, lost[1] + kings + 2 * self.pair_total(counts & ~mask)
         return (lost[0] + kings, lost[1] + kings) if kings else lost
 
     def _empty_pyramid(self, counts: int, kings: int) -> Gains | None:
@@ -125,61 +120,27 @@ class Relaxation:
             return None
         return kings, kings + talon_gain
 
-    def _expand(self, pyramid: int, counts: int, shape: Shape, key: int) -> Gains | None:
-        self.budget.tick()
-        search = self.search
-        best_pyramid = best_all = 0
-        for mask in shape.pairs:
-            gains = search(pyramid & ~mask, counts)
-            if gains is None:
-                self.wins[key] = (mask, 0)
-                return None
-            if gains[0] + 2 > best_pyramid:
-                best_pyramid = gains[0] + 2
-            if gains[1] + 2 > best_all:
-                best_all = gains[1] + 2
-        for bit, value in shape.singles:
-            step = UNITS[value]
-            if counts & step * 7:
-                gains = search(pyramid & ~bit, counts - step)
-                if gains is None:
-                    self.wins[key] = (bit, value)
-                    return None
-                if gains[0] + 1 > best_pyramid:
-                    best_pyramid = gains[0] + 1
-                if gains[1] + 2 > best_all:
-                    best_all = gains[1] + 2
-        if self.talon_pairs:
-            for value in range(1, 7):
-                if counts >> (FIELD_BITS * (value - 1)) & 7 and counts >> (FIELD_BITS * (12 - value)) & 7:
-                    gains = search(pyramid, counts - unit(value) - unit(13 - value))
-                    if gains is None:
-                        self.wins[key] = (0, value)
-                        return None
-                    best_pyramid = max(best_pyramid, gains[0])
-                    best_all = max(best_all, gains[1] + 2)
-        lost = (best_pyramid, best_all)
-        self.losses[key] = lost
-        return lost
+    def _expand(self, pyramid: int, counts: int, shape: Shape, key: int, mask: int) -> Gains | None:
+        """Search a position not met yet (no free kings): its win, or its exact gains.
 
-    def _expand_pairs_last(self, pyramid: int, counts: int, shape: Shape, key: int, mask: int) -> Gains | None:
-        """:meth:`_expand` without ``strict`` under talon pairs, with the talon pairs played last.
-
-        A talon pair only takes two talon cards away, so moving it later in a line keeps every
-        removal before it legal: the lines that play their talon pairs last reach every set of
-        removals any line reaches.  Without ``strict`` the pyramid alone decides a win, which talon
-        pairs never help; and the most cards a line can remove is the best, over the lines of
+        Under ``waste-pair``/``stock-top`` without ``strict`` (``pairs_last``) the talon pairs are
+        played last.  A talon pair only takes two talon cards away, so moving it later in a line
+        keeps every removal before it legal: the lines that play their talon pairs last reach every
+        set of removals any line reaches.  Without ``strict`` the pyramid alone decides a win, which
+        talon pairs never help; and the most cards a line can remove is the best, over the lines of
         pyramid removals, of the cards they remove plus twice the talon pairs left at their end.
         The values no remaining pyramid card needs, and their partners, keep their counts to the
         end: their pairs are added outside, so the key keeps only the other counts (``mask``), and
-        what is stored counts only their pairs.  The same gains as :meth:`_expand` (and the same
-        wins), from far fewer positions: it no longer tries every order of the talon pairs.
+        what is stored counts only their pairs.  The same gains and wins as trying every order of
+        the talon pairs (as ``strict`` still does, where every talon card must go), from far fewer
+        positions.
         """
         self.budget.tick()
         search = self.search
-        outside = 2 * self.pair_total(counts & ~mask)  # the same for every line from here
-        best_pyramid = 0
-        best_all = 2 * self.pair_total(counts & mask)  # stop here: the talon pairs left
+        best_pyramid = best_all = outside = 0
+        if self.pairs_last:
+            outside = 2 * self.pair_total(counts & ~mask)  # the same for every line from here
+            best_all = 2 * self.pair_total(counts & mask)  # stop here: the talon pairs left
         for pair in shape.pairs:
             gains = search(pyramid & ~pair, counts)
             if gains is None:
@@ -200,6 +161,15 @@ class Relaxation:
                     best_pyramid = gains[0] + 1
                 if gains[1] + 2 - outside > best_all:
                     best_all = gains[1] + 2 - outside
+        if self.talon_pairs and not self.pairs_last:
+            for value in range(1, 7):
+                if counts >> (FIELD_BITS * (value - 1)) & 7 and counts >> (FIELD_BITS * (12 - value)) & 7:
+                    gains = search(pyramid, counts - unit(value) - unit(13 - value))
+                    if gains is None:
+                        self.wins[key] = (0, value)
+                        return None
+                    best_pyramid = max(best_pyramid, gains[0])
+                    best_all = max(best_all, gains[1] + 2)
         lost = (best_pyramid, best_all)
         self.losses[key] = lost
         return lost
