@@ -95,7 +95,7 @@ def test_strict_keeps_every_order_of_the_talon_pairs() -> None:
 
 
 @pytest.mark.parametrize("probe", [0, 3, 40, None])
-@pytest.mark.parametrize("rules_text", ["T+stock-top", "E", "T+draw-3+waste-pair", "O+cover-pair"])
+@pytest.mark.parametrize("rules_text", ["T+stock-top", "E+waste-pair", "T+draw-3+waste-pair", "N+stock-top"])
 def test_the_probe_never_changes_verdicts_or_maxima(monkeypatch: pytest.MonkeyPatch, rules_text: str,
                                                      probe: int | None) -> None:
     """Off, cut short after a few positions (the search proper goes on from the best it found), or

@@ -333,7 +333,7 @@ class TalonSearch:
         before the search proper, which then cuts more; the memo it filled (valid only for its own
         order and its own cut) is dropped."""
         deferred, self.deferred = self.deferred, []
-        if PROBE_STATES:
+        if PROBE_STATES and (self.stock_top or self.waste_pair) and self.limit != 0:  # elsewhere it did not pay
             memo = self.memo
             self.memo = dict(memo)
             self.talon_first = True
