@@ -192,8 +192,8 @@ class TalonSearch:
         base = len(path)
         tables = self.tables
         shape = tables.shapes.get(pyramid) or tables.shape(pyramid)
-        if shape.kings or (self.silent_kings and talon & tables.talon_kings):
-            pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)
+        if shape.kings or (self.silent_kings and (talon & tables.talon_kings) >> (drawn - 1 if drawn else 0)):
+            pyramid, talon, drawn = self.normalise(pyramid, talon, drawn)  # kings on the top or in the stock
             shape = tables.shape(pyramid)
         if not pyramid and not (self.strict and talon):
             return True
