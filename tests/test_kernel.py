@@ -215,3 +215,28 @@ def test_pairing_roles_follow_the_rules() -> None:
     assert frozenset((kernel.FREE, kernel.UNDER_TOP)) not in roles
     assert frozenset((kernel.STOCK_TOP, kernel.UNDER_TOP)) not in roles
     assert kernel.UNDER_TOP not in kernel.KING_ROLES
+
+
+@pytest.mark.parametrize("rules_text", ["T+stock-top", "T+waste-pair", "N+stock-top", "O+waste-pair",
+                                        "E+stock-top+strict", "T+waste-pair+recycles=3"])
+def test_the_draw_one_walk_with_one_talon_pair_rule_is_the_general_loop(rules_text: str) -> None:
+    """``events`` under draw-1 with ``stock-top`` or ``waste-pair`` alone takes a shorter road
+    (:meth:`TalonCards._walk_pairs`); it must give the general loop's events in the same order, here
+    also with cards dropped at a recycle (the solver's talon kings) and with limits below the rules'
+    (the test above compares the walk with the engine's own moves)."""
+    rules = Rules.parse(rules_text)
+    rng = random.Random(rules_text)
+    for number in range(25):
+        deal = Deal.from_number(number, rules)
+        cards = kernel.for_deal(deal)
+        kings = sum(1 << t for t, card in enumerate(deal.cards[PYRAMID_SIZE:]) if card.rank == 13)
+        for _ in range(40):
+            talon = rng.getrandbits(24) & (rng.getrandbits(24) | rng.getrandbits(24))
+            drawn = rng.choice([0] + [t + 1 for t in range(24) if talon >> t & 1])
+            top_limit = 3 if rules.recycle_limit is None else rules.recycle_limit
+            recycles = rng.randint(0, top_limit)
+            limit = rng.choice([rules.recycle_limit, rng.randint(recycles, top_limit)])
+            drop = rng.choice([0, kings, rng.getrandbits(24)])
+            wanted = rng.choice([-1, rng.getrandbits(24) | kings])
+            assert cards._walk_pairs(talon, drawn, recycles, drop, limit, wanted) == cards._walk(
+                talon, drawn, recycles, drop, limit, wanted)

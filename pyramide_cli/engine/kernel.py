@@ -260,7 +260,79 @@ class TalonCards:
             limit = rules.limit
         if rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top and not drop:
             return self._walk_tops(talon, drawn, recycles, limit, wanted)
+        if rules.draw_count == 1 and rules.stock_top != rules.waste_pair:
+            return self._walk_pairs(talon, drawn, recycles, drop, limit, wanted)
         return self._walk(talon, drawn, recycles, drop, limit, wanted)
+
+    def _walk_pairs(self, talon: int, drawn: int, recycles: int, drop: int, limit: int | None,
+                    wanted: int) -> list[Event]:
+        """:meth:`_walk` under draw-1 with one talon pair rule, ``stock-top`` or ``waste-pair``: the walk
+        is the talon's cards in order, from the pointer to the end and then, after a recycle, from the
+        bottom back to the pointer (to the end when the recycle dropped cards: they leave new neighbours),
+        each card coming into play once, as the stock's top under ``stock-top`` or as the waste top
+        under ``waste-pair``, where it also pairs with the card before it when they make 13."""
+        values = self.talon_values
+        unlimited = self.talon_rules.limit is None
+        up = self.talon_rules.stock_top
+        seen = ~wanted
+        out: list[Event] = []
+        append = out.append
+        cards = talon_indices(talon)
+        count = len(cards)
+        start = (talon & ((1 << drawn) - 1)).bit_count()  # cards on the waste: the top is cards[start - 1]
+        passes = 0 if unlimited else recycles
+        # In play at action a of the first pass: card start + a (stock-top; and the top card at a = 0) or
+        # start - 1 + a (waste-pair).  ``before``: the card before it, -1 at the bottom.
+        first = start - 1 if start and not (up and seen >> cards[start - 1] & 1) else start
+        if up and first < start:  # the waste top at the start, under stock-top: alone, before the stock's top
+            card = cards[first]
+            bit = 1 << card
+            seen |= bit
+            value = values[card]
+            append((0, bit, 0 if value == KING else value, talon ^ bit, cards[first - 1] + 1 if first else 0, passes))
+            first = start
+        shift = start if up else start - 1
+        before = cards[first - 1] if first else -1
+        for k in range(first, count):
+            card = cards[k]
+            value = values[card]
+            bit = 1 << card
+            if not seen & bit:
+                seen |= bit
+                append((k - shift, bit, 0 if value == KING else value, talon ^ bit, before + 1, passes))
+            if before >= 0 and values[before] + value == 13:
+                pair = 1 << before | bit
+                append((k - shift, pair, 0, talon ^ pair, cards[k - 2] + 1 if k > 1 else 0, passes))
+            before = card
+        if not talon or limit is not None and recycles >= limit:
+            return out
+        current = talon
+        first_pairs: set[int] | None = None
+        if talon & drop:  # the dropped cards leave new neighbours: the whole pass is new, pairs may repeat
+            first_pairs = {event[1] for event in out if not event[2] and event[1] & (event[1] - 1)}
+            current = talon & ~drop
+            cards = [card for card in cards if not drop >> card & 1]
+            end = len(cards)
+        elif start <= (0 if up else 1):
+            return out  # back at the pointer it started from: the rest was seen
+        else:
+            end = start if up else start - 1
+        base = count - start + (1 if up else 2)
+        passes = 0 if unlimited else recycles + 1
+        before = -1
+        for k in range(end):
+            card = cards[k]
+            value = values[card]
+            bit = 1 << card
+            if not seen & bit:
+                seen |= bit
+                append((base + k, bit, 0 if value == KING else value, current ^ bit, before + 1, passes))
+            if before >= 0 and values[before] + value == 13:
+                pair = 1 << before | bit
+                if first_pairs is None or pair not in first_pairs:
+                    append((base + k, pair, 0, current ^ pair, cards[k - 2] + 1 if k > 1 else 0, passes))
+            before = card
+        return out
 
     def _walk_tops(self, talon: int, drawn: int, recycles: int, limit: int | None, wanted: int) -> list[Event]:
         """:meth:`_walk` when only the waste top is in play and draws take several cards (``draw-3``
@@ -320,26 +392,28 @@ class TalonCards:
         out: list[Event] = []
         append = out.append
         cards = talon_indices(talon)
+        count = len(cards)
         start = (talon & ((1 << drawn) - 1)).bit_count()  # cards on the waste: the top is cards[start - 1]
         current, j, passes, actions = talon, start, recycles, 0
+        after_passes = 0 if unlimited else passes
         while True:
-            after_passes = 0 if unlimited else passes
-            top = cards[j - 1] if j else -1
-            under = cards[j - 2] if j > 1 else -1
             top_value = 0
-            if top >= 0:
+            if j:
+                top = cards[j - 1]
                 top_value = values[top]
                 bit = 1 << top
                 if not seen & bit:
                     seen |= bit
-                    append((actions, bit, 0 if top_value == KING else top_value, current ^ bit, under + 1,
-                            after_passes))
-                if waste_pair and under >= 0 and top_value != KING and values[under] + top_value == 13:
-                    pair = bit | 1 << under
+                    append((actions, bit, 0 if top_value == KING else top_value, current ^ bit,
+                            cards[j - 2] + 1 if j > 1 else 0, after_passes))
+                if waste_pair and j > 1 and top_value != KING and values[cards[j - 2]] + top_value == 13:
+                    pair = bit | 1 << cards[j - 2]
                     if pair not in seen_pairs:
                         seen_pairs.add(pair)
                         append((actions, pair, 0, current ^ pair, cards[j - 3] + 1 if j > 2 else 0, after_passes))
-            if j < len(cards):
+            else:
+                top = -1
+            if j < count:
                 if up_rule:
                     up = cards[j]
                     up_value = values[up]
@@ -352,16 +426,19 @@ class TalonCards:
                         pair = 1 << top | up_bit
                         if pair not in seen_pairs:
                             seen_pairs.add(pair)
-                            append((actions, pair, 0, current ^ pair, under + 1, after_passes))
+                            append((actions, pair, 0, current ^ pair, cards[j - 2] + 1 if j > 1 else 0,
+                                    after_passes))
                 j += step  # a draw
-                if j > len(cards):
-                    j = len(cards)
+                if j > count:
+                    j = count
             elif current and (limit is None or passes < limit):  # a recycle
                 passes += 1
+                after_passes = 0 if unlimited else passes
                 j = 0
                 if current & drop:
                     current &= ~drop
                     cards = [card for card in cards if not drop >> card & 1]
+                    count = len(cards)
             else:
                 return out
             actions += 1
