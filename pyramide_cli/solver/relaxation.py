@@ -31,12 +31,14 @@ class Relaxation:
     counts come for free).  Keys are taken after free kings are removed.
     """
 
-    def __init__(self, tables: DealTables, budget: Budget) -> None:
+    def __init__(self, tables: DealTables, budget: Budget, talon_pairs: bool | None = None) -> None:
+        """``talon_pairs``: whether two talon cards may pair (default: as the rules say; ``False`` gives
+        the multiset game without talon pairs, which B2 asks about)."""
         rules = tables.rules
         self.tables = tables
         self.budget = budget
         self.strict = rules.strict
-        self.talon_pairs = rules.waste_pair or rules.stock_top
+        self.talon_pairs = (rules.waste_pair or rules.stock_top) if talon_pairs is None else talon_pairs
         self.mask_useless = not self.strict and not self.talon_pairs
         self.pairs_last = self.talon_pairs and not self.strict
         """Talon pairs are played last (see :meth:`_expand`): only without ``strict``."""

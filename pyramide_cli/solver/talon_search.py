@@ -19,6 +19,7 @@ from ..engine import kernel
 from .budget import Budget, SearchCapped
 from .relaxation import KEY_SHIFT, Gains, Relaxation
 from .segments import LastPassSegments
+from .talon_order import TalonOrderBound
 from .tables import DealTables, Shape, total_count
 
 PASS_SHIFT = 5  # drawn < 32
@@ -70,6 +71,10 @@ class TalonSearch:
         self.best_path: tuple[Step, ...] = ()
         self.talon_first = False
         """Phase 2's probe (B3) tries the removals using talon cards first."""
+        self.gains: dict[int, Gains] = {}
+        """B1's gains by pyramid and count vector (phase 2 asks the same ones at many nodes)."""
+        self.order_bound = TalonOrderBound(tables, budget) if rules.waste_pair or rules.stock_top else None
+        """B2, phase 2's bound on the cards in all with the talon's order (talon pairs only)."""
 
     # -- positions ---------------------------------------------------------------------------------
     def normalise(self, pyramid: int, talon: int, drawn: int) -> tuple[int, int, int]:
@@ -365,7 +370,8 @@ class TalonSearch:
     def _could_improve(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
                        shape: Shape | None = None) -> bool:
         """B1: whether this node's upper bounds beat the best found.  In the last pass under L1 the
-        waste below its highest card nothing can remove is out of reach for good: those cards stay."""
+        waste below its highest card nothing can remove is out of reach for good: those cards stay.
+        When only the cards in all could beat it, B2 (talon pairs) may still say no."""
         tables = self.tables
         reach = talon
         if self.last_pass_cut and recycles == self.limit:
@@ -376,12 +382,19 @@ class TalonSearch:
             found, counts = self.last_pass_gains(pyramid, shape, talon, drawn, counts)
             gains = found or (pyramid.bit_count(), pyramid.bit_count() + total_count(counts))
         else:
-            gains = self.relaxation.gains_bound(pyramid, counts)
+            position = pyramid | counts << KEY_SHIFT
+            gains = self.gains.get(position)
+            if gains is None:
+                gains = self.gains[position] = self.relaxation.gains_bound(pyramid, counts)
         bound_pyramid = 28 - pyramid.bit_count() + gains[0]
-        bound_all = (52 - pyramid.bit_count() - talon.bit_count() + gains[1]
-                     + (reach & tables.talon_kings).bit_count())
-        return (bound_pyramid > self.max_pyramid or bound_all > self.max_all
-                or (bound_pyramid == self.best[0] and bound_all > self.best[1]))
+        if bound_pyramid > self.max_pyramid:
+            return True
+        off = 52 - pyramid.bit_count() - talon.bit_count() + (reach & tables.talon_kings).bit_count()
+        # what the cards still removable must reach to beat the best found (best[0] is max_pyramid)
+        room = (self.best[1] if bound_pyramid == self.best[0] else self.max_all) + 1 - off
+        if gains[1] < room:
+            return False
+        return self.order_bound is None or self.order_bound.reaches(pyramid, talon, counts, gains[0], room)
 
     def _explore(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, root: bool = True) -> None:
         path = self.path
