@@ -240,3 +240,35 @@ def test_the_draw_one_walk_with_one_talon_pair_rule_is_the_general_loop(rules_te
             wanted = rng.choice([-1, rng.getrandbits(24) | kings])
             assert cards._walk_pairs(talon, drawn, recycles, drop, limit, wanted) == cards._walk(
                 talon, drawn, recycles, drop, limit, wanted)
+
+
+def test_every_nth_picks_every_third_card_from_the_bottom() -> None:
+    """The masks the draw-3 walk finds its stops with, against counting the cards one by one."""
+    rng = random.Random(7)
+    for _ in range(2000):
+        mask = rng.getrandbits(24) & rng.getrandbits(24) if rng.random() < 0.5 else rng.getrandbits(24)
+        for step in (1, 2, 3):
+            cards = [t for t in range(24) if mask >> t & 1]
+            assert kernel.every_nth(mask, step) == sum(1 << t for t in cards[step - 1::step])
+
+
+@pytest.mark.parametrize("rules_text", ["T+draw-3", "N+draw-3", "E+draw-3+recycles=0", "O+draw-3+strict"])
+def test_the_draw_three_walk_by_its_stops_is_the_general_walk(rules_text: str) -> None:
+    """``draw-3`` without talon pairs: the walk by its stops gives the general loop's events, in its order
+    (the search's order, hence its lines, depend on it), on full-size talons, any pointer, any recycle
+    count and any lower limit, for every card wanted or only some."""
+    rng = random.Random(rules_text)
+    rules = Rules.parse(rules_text)
+    for number in range(20):
+        cards = kernel.for_deal(Deal.from_number(number, rules))
+        limit = rules.recycle_limit
+        for _ in range(300):
+            talon = rng.getrandbits(24) & (rng.getrandbits(24) if rng.random() < 0.5 else -1)
+            top = rng.randrange(-1, 24)
+            drawn = (talon & ((2 << top) - 1)).bit_length() if top >= 0 else 0
+            lower = limit if limit is None else rng.randint(0, limit)
+            recycles = rng.randint(0, 3) if lower is None else rng.randint(0, lower)
+            wanted = rng.choice([-1, rng.getrandbits(24)])
+            by_stops = cards.events(talon, drawn, recycles, 0, lower, wanted)
+            assert by_stops == cards._walk(talon, drawn, recycles, 0, lower, wanted)
+            assert by_stops == cards._walk_tops(talon, drawn, recycles, lower, wanted)

@@ -57,6 +57,37 @@ _BYTE_INDICES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 """Per byte of a talon mask, the talon indices each of its 256 values holds (in order)."""
 
 
+@cache
+def _every_nth_tables(step: int) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
+    """Per byte of a talon mask and per count of cards before it (modulo ``step``), for each of its 256
+    values: (the bits of :func:`every_nth` in that byte, the count after it modulo ``step``)."""
+    tables = []
+    for byte in range(3):
+        rows = []
+        for phase in range(step):
+            row = []
+            for mask in range(256):
+                count, chosen = phase, 0
+                for t in range(8):
+                    if mask >> t & 1:
+                        count += 1
+                        if not count % step:
+                            chosen |= 1 << (8 * byte + t)
+                row.append((chosen, count % step))
+            rows.append(tuple(row))
+        tables.append(tuple(rows))
+    return tuple(tables)
+
+
+def every_nth(mask: int, step: int) -> int:
+    """The bits of a talon mask that are its ``step``-th, ``2·step``-th, ... lowest bits (the top cards
+    of the groups ``draw-3`` draws from them; three table look-ups)."""
+    low, middle, high = _every_nth_tables(step)
+    chosen_low, phase = low[0][mask & 255]
+    chosen_middle, phase = middle[phase][mask >> 8 & 255]
+    return chosen_low | chosen_middle | high[phase][mask >> 16 & 255][0]
+
+
 def talon_indices(talon: int) -> tuple[int, ...]:
     """The talon indices of the mask ``talon``, lowest first (the stock's order, the waste's from the bottom)."""
     low, middle, high = _BYTE_INDICES
@@ -337,44 +368,45 @@ class TalonCards:
     def _walk_tops(self, talon: int, drawn: int, recycles: int, limit: int | None, wanted: int) -> list[Event]:
         """:meth:`_walk` when only the waste top is in play and draws take several cards (``draw-3``
         without talon pairs) and nothing vanishes at a recycle: the stops of the walk are known in
-        advance (every ``draw_count``-th card from the pointer to the end of the stock, then after a
-        recycle every ``draw_count``-th card from the bottom, until the pointer it started from),
-        so only their top cards are looked at."""
+        advance, so their top cards are found as masks (:func:`every_nth`) and only the wanted ones
+        are looked at.  This pass: the waste top (no action), every ``draw_count``-th stock card and
+        the stock's last card (after as many draws as its group's number).  After a recycle (when one
+        is left and the waste was not empty): every ``draw_count``-th card from the bottom, until the
+        pointer it started from, which it reaches only when the waste held a multiple of
+        ``draw_count`` cards — and then every later stop is one of this pass's (the same cards
+        from the same pointer), so leaving out the cards met in this pass is the whole rule."""
         values = self.talon_values
         step = self.talon_rules.draw_count
-        cards = talon_indices(talon)
-        count = len(cards)
-        start = (talon & ((1 << drawn) - 1)).bit_count()  # cards on the waste: the top is cards[start - 1]
         unlimited = self.talon_rules.limit is None
+        waste = talon & ((1 << drawn) - 1)
+        stock = talon ^ waste
+        stops = every_nth(stock, step)
+        if stock:
+            stops |= 1 << (stock.bit_length() - 1)
+        if waste:
+            stops |= 1 << (waste.bit_length() - 1)
         out: list[Event] = []
-        seen = ~wanted
-        stops = [*range(start, count, step), count] if start < count else [start]
         passes = 0 if unlimited else recycles
-        for actions, j in enumerate(stops):
-            if j:
-                top = cards[j - 1]
-                bit = 1 << top
-                if not seen & bit:
-                    seen |= bit
-                    value = values[top]
-                    out.append((actions, bit, 0 if value == KING else value, talon ^ bit,
-                                cards[j - 2] + 1 if j > 1 else 0, passes))
-        if not count or not start or limit is not None and recycles >= limit:
+        hits = stops & wanted
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            index = low.bit_length() - 1
+            value = values[index]
+            out.append(((((stock & ((low << 1) - 1)).bit_count() + step - 1) // step if low & stock else 0), low,
+                        0 if value == KING else value, talon ^ low, (talon & (low - 1)).bit_length(), passes))
+        if not waste or limit is not None and recycles >= limit:
             return out  # no recycle, or (waste empty at the start) the next pass repeats this one
-        base = len(stops) + 1  # the recycle is one action
+        base = (stock.bit_count() + step - 1) // step + 2  # the draws of this pass, the recycle, one
+        hits = every_nth(talon, step) & wanted & ~stops  # past the pointer it started from: this pass's stops
         passes = 0 if unlimited else recycles + 1
-        for offset, j in enumerate(range(step, count + step, step)):
-            if j > count:
-                j = count
-            if j == start:
-                break  # back at the pointer it started from: the rest was seen
-            top = cards[j - 1]
-            bit = 1 << top
-            if not seen & bit:
-                seen |= bit
-                value = values[top]
-                out.append((base + offset, bit, 0 if value == KING else value, talon ^ bit,
-                            cards[j - 2] + 1 if j > 1 else 0, passes))
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            index = low.bit_length() - 1
+            value = values[index]
+            out.append((base + (talon & ((low << 1) - 1)).bit_count() // step - 1, low, 0 if value == KING else value,
+                        talon ^ low, (talon & (low - 1)).bit_length(), passes))
         return out
 
     def _walk(self, talon: int, drawn: int, recycles: int, drop: int, limit: int | None,
