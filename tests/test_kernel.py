@@ -271,4 +271,4 @@ def test_the_draw_three_walk_by_its_stops_is_the_general_walk(rules_text: str) -
             wanted = rng.choice([-1, rng.getrandbits(24)])
             by_stops = cards.events(talon, drawn, recycles, 0, lower, wanted)
             assert by_stops == cards._walk(talon, drawn, recycles, 0, lower, wanted)
-            assert by_stops == cards._walk_tops(talon, drawn, recycles, lower, wanted)
+            assert by_stops == cards.walk_tops(talon, drawn, recycles, lower, wanted)

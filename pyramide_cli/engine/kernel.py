@@ -200,7 +200,7 @@ class TalonCards:
     dead-game test.  Build with :func:`for_deal`."""
 
     __slots__ = ("cover_pair", "kings", "pyramid_values", "rules", "steps_at", "talon_rules", "talon_values",
-                 "value_slots", "value_talon", "_wanted")
+                 "value_slots", "value_talon", "_nth", "_top_values", "_wanted")
 
     def __init__(self, deal: Deal) -> None:
         self.rules = deal.rules
@@ -220,6 +220,9 @@ class TalonCards:
         self.kings = value_talon[KING]
         self.cover_pair = deal.rules.cover_pair
         self.steps_at = self._plain_steps if self.talon_rules.plain else self._steps
+        self._nth = _every_nth_tables(self.talon_rules.draw_count)
+        self._top_values = tuple(0 if value == KING else value for value in self.talon_values)
+        """The ``value`` field of a single card's event (0 for a king)."""
         self._wanted: dict[int, int] = {}
         """The dead-game test's facts of each pyramid shape met (see :meth:`_wanted_by`)."""
 
@@ -290,7 +293,7 @@ class TalonCards:
         if limit == RULES_LIMIT:
             limit = rules.limit
         if rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top and not drop:
-            return self._walk_tops(talon, drawn, recycles, limit, wanted)
+            return self.walk_tops(talon, drawn, recycles, limit, wanted)
         if rules.draw_count == 1 and rules.stock_top != rules.waste_pair:
             return self._walk_pairs(talon, drawn, recycles, drop, limit, wanted)
         return self._walk(talon, drawn, recycles, drop, limit, wanted)
@@ -365,8 +368,8 @@ class TalonCards:
             before = card
         return out
 
-    def _walk_tops(self, talon: int, drawn: int, recycles: int, limit: int | None, wanted: int) -> list[Event]:
-        """:meth:`_walk` when only the waste top is in play and draws take several cards (``draw-3``
+    def walk_tops(self, talon: int, drawn: int, recycles: int, limit: int | None, wanted: int) -> list[Event]:
+        """:meth:`events` when only the waste top is in play and draws take several cards (``draw-3``
         without talon pairs) and nothing vanishes at a recycle: the stops of the walk are known in
         advance, so their top cards are found as masks (:func:`every_nth`) and only the wanted ones
         are looked at.  This pass: the waste top (no action), every ``draw_count``-th stock card and
@@ -375,37 +378,39 @@ class TalonCards:
         pointer it started from, which it reaches only when the waste held a multiple of
         ``draw_count`` cards — and then every later stop is one of this pass's (the same cards
         from the same pointer), so leaving out the cards met in this pass is the whole rule."""
-        values = self.talon_values
         step = self.talon_rules.draw_count
-        unlimited = self.talon_rules.limit is None
+        low_bytes, middle_bytes, high_bytes = self._nth  # every_nth, inline (this is on the search's path)
         waste = talon & ((1 << drawn) - 1)
         stock = talon ^ waste
-        stops = every_nth(stock, step)
+        stops, phase = low_bytes[0][stock & 255]
+        chosen, phase = middle_bytes[phase][stock >> 8 & 255]
+        stops |= chosen | high_bytes[phase][stock >> 16 & 255][0]
         if stock:
             stops |= 1 << (stock.bit_length() - 1)
         if waste:
             stops |= 1 << (waste.bit_length() - 1)
+        values = self._top_values
         out: list[Event] = []
-        passes = 0 if unlimited else recycles
+        passes = 0 if self.talon_rules.limit is None else recycles
         hits = stops & wanted
         while hits:
             low = hits & -hits
             hits ^= low
-            index = low.bit_length() - 1
-            value = values[index]
             out.append(((((stock & ((low << 1) - 1)).bit_count() + step - 1) // step if low & stock else 0), low,
-                        0 if value == KING else value, talon ^ low, (talon & (low - 1)).bit_length(), passes))
+                        values[low.bit_length() - 1], talon ^ low, (talon & (low - 1)).bit_length(), passes))
         if not waste or limit is not None and recycles >= limit:
             return out  # no recycle, or (waste empty at the start) the next pass repeats this one
+        hits, phase = low_bytes[0][talon & 255]
+        chosen, phase = middle_bytes[phase][talon >> 8 & 255]
+        hits = (hits | chosen | high_bytes[phase][talon >> 16 & 255][0]) & wanted & ~stops
+        if not hits:  # past the pointer it started from: this pass's stops
+            return out
         base = (stock.bit_count() + step - 1) // step + 2  # the draws of this pass, the recycle, one
-        hits = every_nth(talon, step) & wanted & ~stops  # past the pointer it started from: this pass's stops
-        passes = 0 if unlimited else recycles + 1
+        passes = 0 if self.talon_rules.limit is None else recycles + 1
         while hits:
             low = hits & -hits
             hits ^= low
-            index = low.bit_length() - 1
-            value = values[index]
-            out.append((base + (talon & ((low << 1) - 1)).bit_count() // step - 1, low, 0 if value == KING else value,
+            out.append((base + (talon & ((low << 1) - 1)).bit_count() // step - 1, low, values[low.bit_length() - 1],
                         talon ^ low, (talon & (low - 1)).bit_length(), passes))
         return out
 

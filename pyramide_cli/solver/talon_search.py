@@ -55,6 +55,10 @@ class TalonSearch:
         # Under draw-1 a talon king is removed the moment it reaches the top (docs/solver.md, K2).
         self.silent_kings = rules.draw_count == 1
         self.plain = rules.plain_talon
+        self.tops_only = rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top
+        """Only the waste top is in play, and nothing vanishes at a recycle (no K2 under draw-3)."""
+        self.walk_tops = tables.talon_cards.walk_tops
+        self.kings = tables.talon_kings
         self.talon_cards = tables.talon_cards
         self.talon_rules = self.talon_cards.talon_rules
         self.drop = tables.talon_kings if self.silent_kings else 0
@@ -143,7 +147,25 @@ class TalonSearch:
             shape = self.tables.shape(pyramid)
         if self.plain:
             return self._plain_children(pyramid, talon, drawn, recycles, counts, shape)
+        if self.tops_only:
+            return self._tops_children(pyramid, talon, drawn, recycles, counts, shape)
         return self._walk_children(pyramid, talon, drawn, recycles, counts, shape)
+
+    def _tops_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, shape: Shape) -> list:
+        """Draw-3 without talon pairs: :meth:`_walk_children` on the walk by its stops (only the waste top
+        is in play; a card alone is a king, which leaves the counts as they are)."""
+        out = [((mask, 0), pyramid & ~mask, talon, drawn, recycles, counts) for mask in shape.pairs]
+        by_need = shape.by_need
+        units = self.tables.talon_units
+        for _, bits, value, after, after_drawn, passes in self.walk_tops(talon, drawn, recycles, self.limit,
+                                                                         shape.wanted_talon | self.kings):
+            if value:  # every free pyramid card needing its value
+                after_counts = counts - units[bits.bit_length() - 1]
+                for bit in by_need[value]:
+                    out.append(((bit, bits), pyramid & ~bit, after, after_drawn, passes, after_counts))
+            else:
+                out.append(((0, bits), pyramid, after, after_drawn, passes, counts))
+        return out
 
     def _plain_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, shape: Shape) -> list:
         """Draw-1 without talon pairs: each talon card is in play once per pass, as the waste top."""
@@ -238,7 +260,12 @@ class TalonSearch:
                 if gains is None:
                     gains = relaxation.search(pyramid, counts)
             if gains is None and self.last_pass_cut and recycles == self.limit:
-                gains = self.last_pass_gains(pyramid, shape, talon, drawn, counts, True)[0]
+                if self.segments is None:  # L1 alone, inline: the multiset game wins on the whole talon
+                    waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
+                    if waste_cut:
+                        gains = relaxation.search(pyramid, counts - tables.counts(talon & ((1 << waste_cut) - 1)))
+                else:
+                    gains = self.last_pass_gains(pyramid, shape, talon, drawn, counts, True)[0]
             if gains is not None:
                 left = pyramid.bit_count()  # B1's bound, or a larger one (the whole talon counts, kings too)
                 bound_pyramid = 28 - left + gains[0]
