@@ -232,7 +232,7 @@ class TalonSearch:
             time = recycles
         else:
             key, time = self.key_and_time(pyramid, talon, drawn, recycles)
-        won = self.won.get(key)
+        won = self.won.get(key) if self.won else None
         if won is not None and time <= won:
             return True  # a win from here was found earlier (only when answering can_win)
         memo = self.memo
@@ -263,7 +263,13 @@ class TalonSearch:
                 if self.segments is None:  # L1 alone, inline: the multiset game wins on the whole talon
                     waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
                     if waste_cut:
-                        gains = relaxation.search(pyramid, counts - tables.counts(talon & ((1 << waste_cut) - 1)))
+                        reach = counts - tables.counts(talon & ((1 << waste_cut) - 1))
+                        if not relaxation.mask_useless:
+                            gains = relaxation.search(pyramid, reach)
+                        elif pyramid | (reach & shape.need) << KEY_SHIFT not in relaxation.wins:  # search(), inline
+                            gains = relaxation.losses.get(pyramid | (reach & shape.need) << KEY_SHIFT)
+                            if gains is None:
+                                gains = relaxation.search(pyramid, reach)
                 else:
                     gains = self.last_pass_gains(pyramid, shape, talon, drawn, counts, True)[0]
             if gains is not None:
@@ -394,6 +400,19 @@ class TalonSearch:
             self.path = list(path)
             self._explore(pyramid, talon, drawn, recycles, counts)
 
+    def _gains_bound(self, pyramid: int, counts: int, shape: Shape | None) -> Gains:
+        """:meth:`Relaxation.gains_bound`, looking up the relaxation's tables first (``shape``: the
+        pyramid's, without free kings, or ``None``)."""
+        relaxation = self.relaxation
+        if shape is not None and relaxation.mask_useless:
+            key = pyramid | (counts & shape.need) << KEY_SHIFT
+            if key in relaxation.wins:
+                return pyramid.bit_count(), pyramid.bit_count() + total_count(counts)
+            gains = relaxation.losses.get(key)
+            if gains is not None:
+                return gains
+        return relaxation.gains_bound(pyramid, counts)
+
     def _could_improve(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
                        shape: Shape | None = None) -> bool:
         """B1: whether this node's upper bounds beat the best found.  In the last pass under L1 the
@@ -405,9 +424,15 @@ class TalonSearch:
             if shape is None:
                 shape = tables.shape(pyramid)
             waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
-            reach = talon >> waste_cut << waste_cut
-            found, counts = self.last_pass_gains(pyramid, shape, talon, drawn, counts)
-            gains = found or (pyramid.bit_count(), pyramid.bit_count() + total_count(counts))
+            if waste_cut:
+                reach = talon >> waste_cut << waste_cut
+            if self.segments is None:  # L1 alone: last_pass_gains, inline
+                if waste_cut:
+                    counts -= tables.counts(talon ^ reach)
+                gains = self._gains_bound(pyramid, counts, shape)
+            else:
+                found, counts = self.last_pass_gains(pyramid, shape, talon, drawn, counts)
+                gains = found or (pyramid.bit_count(), pyramid.bit_count() + total_count(counts))
         else:
             position = pyramid | counts << KEY_SHIFT
             gains = self.gains.get(position)
@@ -479,6 +504,18 @@ class TalonSearch:
                             if failed is not None and (
                                     child_recycles << PASS_SHIFT | child_drawn if timed else 0) >= failed:
                                 continue
+                    path.append(step)
+                    explore(child_pyramid, child_talon, child_drawn, child_recycles, child_counts, False)
+                    path.pop()
+            elif self.limit is not None:  # the same, under draw-3 (its key holds the pointer; its time is the recycles)
+                memo_get = self.memo.get
+                shapes = tables.shapes
+                for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in children:
+                    child_shape = shapes.get(child_pyramid)
+                    if child_shape is not None and not child_shape.kings:
+                        failed = memo_get(child_pyramid | child_talon << KEY_SHIFT | child_drawn << TALON_KEY_SHIFT)
+                        if failed is not None and child_recycles >= failed:
+                            continue
                     path.append(step)
                     explore(child_pyramid, child_talon, child_drawn, child_recycles, child_counts, False)
                     path.pop()
