@@ -21,6 +21,7 @@ from .relaxation import KEY_SHIFT, Gains, Relaxation
 from .segments import LastPassSegments
 from .talon_order import TalonOrderBound
 from .tables import DealTables, Shape, total_count
+from .waste_stack import WasteStack
 
 PASS_SHIFT = 5  # drawn < 32
 PROBE_STATES = 3_000
@@ -49,6 +50,8 @@ class TalonSearch:
         """L2, with L1 under draw-1 (not under ``strict``, where R1 already cuts every position holding a
         dead card; not under ``draw-3``, where it cost more than it saved)."""
         self.draw_count = rules.draw_count
+        self.waste_stack = WasteStack(tables, relaxation, budget) if last_pass_cut and rules.draw_count > 1 else None
+        """L5, the last pass's waste in its order (draw-3: after L1, in both phases)."""
         self.strict = rules.strict
         self.stock_top = rules.stock_top
         self.waste_pair = rules.waste_pair
@@ -270,6 +273,10 @@ class TalonSearch:
                             gains = relaxation.losses.get(pyramid | (reach & shape.need) << KEY_SHIFT)
                             if gains is None:
                                 gains = relaxation.search(pyramid, reach)
+                    if gains is None and self.waste_stack is not None:  # L5: the waste in its order
+                        waste = talon & ((1 << drawn) - 1) & (-1 << waste_cut)
+                        if waste & (waste - 1):  # two cards or more (one is always on top: the same game)
+                            gains = self.waste_stack.search(pyramid, waste, tables.counts(talon >> drawn << drawn))
                 else:
                     gains = self.last_pass_gains(pyramid, shape, talon, drawn, counts, True)[0]
             if gains is not None:
@@ -439,14 +446,28 @@ class TalonSearch:
             if gains is None:
                 gains = self.gains[position] = self.relaxation.gains_bound(pyramid, counts)
         bound_pyramid = 28 - pyramid.bit_count() + gains[0]
+        if bound_pyramid <= self.max_pyramid:
+            off = 52 - pyramid.bit_count() - talon.bit_count() + (reach & tables.talon_kings).bit_count()
+            # what the cards still removable must reach to beat the best found (best[0] is max_pyramid)
+            room = (self.best[1] if bound_pyramid == self.best[0] else self.max_all) + 1 - off
+            if gains[1] < room:
+                return False
+            if self.order_bound is not None:
+                return self.order_bound.reaches(pyramid, talon, counts, gains[0], room)
+        if self.waste_stack is None or recycles != self.limit:
+            return True
+        stock = talon >> drawn << drawn  # L5: the waste in its order (never weaker than the multiset game)
+        waste = reach ^ stock
+        if not waste & (waste - 1):
+            return True  # a waste of one card is always on top: the same game
+        gains = self.waste_stack.search(pyramid, waste, tables.counts(stock))
+        if gains is None:
+            return True  # it can clear the pyramid: every pyramid card stays in the bound
+        bound_pyramid = 28 - pyramid.bit_count() + gains[0]
         if bound_pyramid > self.max_pyramid:
             return True
-        off = 52 - pyramid.bit_count() - talon.bit_count() + (reach & tables.talon_kings).bit_count()
-        # what the cards still removable must reach to beat the best found (best[0] is max_pyramid)
-        room = (self.best[1] if bound_pyramid == self.best[0] else self.max_all) + 1 - off
-        if gains[1] < room:
-            return False
-        return self.order_bound is None or self.order_bound.reaches(pyramid, talon, counts, gains[0], room)
+        off = 52 - pyramid.bit_count() - talon.bit_count() + (stock & tables.talon_kings).bit_count()
+        return gains[1] >= (self.best[1] if bound_pyramid == self.best[0] else self.max_all) + 1 - off
 
     def _explore(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, root: bool = True) -> None:
         path = self.path
