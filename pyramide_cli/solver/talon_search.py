@@ -61,9 +61,6 @@ class TalonSearch:
         self.tops_only = rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top
         """Only the waste top is in play, and nothing vanishes at a recycle (no K2 under draw-3)."""
         self.walk_tops = tables.talon_cards.walk_tops
-        self.node_children = (self._plain_children if self.plain else self._tops_children if self.tops_only
-                              else self._walk_children)
-        """:meth:`children` without its dispatch (for the searches' own loops, which have the shape)."""
         self.kings = tables.talon_kings
         self.talon_cards = tables.talon_cards
         self.talon_rules = self.talon_cards.talon_rules
@@ -295,7 +292,7 @@ class TalonSearch:
                 del path[base:]
                 return False
             find_win = self.find_win
-            for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.node_children(
+            for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children(
                     pyramid, talon, drawn, recycles, counts, shape):
                 path.append(step)
                 if find_win(child_pyramid, child_talon, child_drawn, child_recycles, child_counts):
@@ -505,7 +502,7 @@ class TalonSearch:
             if budget.states >= budget.next_check:
                 budget.check()
             explore = self._explore
-            children = self.node_children(pyramid, talon, drawn, recycles, counts, shape)
+            children = self.children(pyramid, talon, drawn, recycles, counts, shape)
             if self.talon_first:
                 children = [child for child in children if child[0][1]] + [
                     child for child in children if not child[0][1]]
