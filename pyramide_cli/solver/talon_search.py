@@ -445,11 +445,9 @@ class TalonSearch:
             gains = self.gains.get(position)
             if gains is None:
                 gains = self.gains[position] = self.relaxation.gains_bound(pyramid, counts)
-        bound_pyramid = 28 - pyramid.bit_count() + gains[0]
-        if bound_pyramid <= self.max_pyramid:
-            off = 52 - pyramid.bit_count() - talon.bit_count() + (reach & tables.talon_kings).bit_count()
-            # what the cards still removable must reach to beat the best found (best[0] is max_pyramid)
-            room = (self.best[1] if bound_pyramid == self.best[0] else self.max_all) + 1 - off
+        room = self._room(28 - pyramid.bit_count() + gains[0],
+                          52 - pyramid.bit_count() - talon.bit_count() + (reach & tables.talon_kings).bit_count())
+        if room is not None:
             if gains[1] < room:
                 return False
             if self.order_bound is not None:
@@ -463,11 +461,17 @@ class TalonSearch:
         gains = self.waste_stack.search(pyramid, waste, tables.counts(stock))
         if gains is None:
             return True  # it can clear the pyramid: every pyramid card stays in the bound
-        bound_pyramid = 28 - pyramid.bit_count() + gains[0]
+        room = self._room(28 - pyramid.bit_count() + gains[0],
+                          52 - pyramid.bit_count() - talon.bit_count() + (stock & tables.talon_kings).bit_count())
+        return room is None or gains[1] >= room
+
+    def _room(self, bound_pyramid: int, off: int) -> int | None:
+        """B1's test, given a node's bound on the pyramid cards and the cards already off (or counted
+        as such): ``None`` when its pyramid cards may beat the best found, else what its cards still
+        removable must reach to beat it (the best's pyramid cards are the most found, ``max_pyramid``)."""
         if bound_pyramid > self.max_pyramid:
-            return True
-        off = 52 - pyramid.bit_count() - talon.bit_count() + (stock & tables.talon_kings).bit_count()
-        return gains[1] >= (self.best[1] if bound_pyramid == self.best[0] else self.max_all) + 1 - off
+            return None
+        return (self.best[1] if bound_pyramid == self.best[0] else self.max_all) + 1 - off
 
     def _explore(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, root: bool = True) -> None:
         path = self.path
