@@ -17,6 +17,8 @@ from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.layout import BASE_MASK, PYRAMID_SIZE
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
+from pyramide_cli.solver.relaxation import Relaxation
+from pyramide_cli.solver.tables import DealTables
 
 
 @dataclass(frozen=True)
@@ -69,10 +71,7 @@ def small_position(deal_number: int, rules: Rules, seed: int, slots: int = 2, ta
     slots of rows 3–5 (a shape reachable in play), the talon ``talon_size`` random cards."""
     rng = random.Random(seed)
     deal = Deal.from_number(deal_number, rules)
-    pyramid = 0
-    for _ in range(slots):
-        slot = rng.randrange(3, 15)
-        pyramid |= 1 << slot | BASE_MASK[slot]
+    pyramid = cones(rng, slots, 3, 15)
     # Mostly cards that pair with the pyramid's, so that many of these positions can be won.
     talon_values = [card.rank for card in deal.cards[PYRAMID_SIZE:]]
     wanted = [13 - deal.cards[slot].rank for slot in range(PYRAMID_SIZE) if pyramid >> slot & 1]
@@ -84,7 +83,70 @@ def small_position(deal_number: int, rules: Rules, seed: int, slots: int = 2, ta
     talon = sum(1 << t for t in talon_indices)
     drawn = rng.choice([0] + [t + 1 for t in talon_indices])
     recycles = 0 if rules.recycle_limit is None else rng.randint(0, rules.recycle_limit)
+    return position_of(deal, pyramid, talon, drawn, recycles)
+
+
+def last_pass_position(rules: Rules, deal_number: int, seed: int, slots: int, extra: int,
+                       deep_waste: bool = False) -> Position:
+    """A small position in the last allowed pass: the pyramid under ``slots`` slots of rows 1-3, and a
+    talon holding every card that pairs with one of its cards and ``extra`` others (often dead ones),
+    so that the multiset game can often win and the talon's order decides; the pointer anywhere, or
+    with ``deep_waste`` among the talon's upper cards (most of it on the waste)."""
+    rng = random.Random(seed)
+    deal = Deal.from_number(deal_number, rules)
+    pyramid = cones(rng, slots, 1, 6)
+    wanted = {13 - deal.cards[slot].rank for slot in range(PYRAMID_SIZE) if pyramid >> slot & 1}
+    talon_indices = [t for t in range(24) if deal.cards[PYRAMID_SIZE + t].rank in wanted]
+    others = [t for t in range(24) if t not in talon_indices]
+    talon_indices += rng.sample(others, min(extra, len(others)))
+    if deep_waste:
+        talon_indices.sort()
+        drawn = talon_indices[rng.randrange(len(talon_indices) // 2, len(talon_indices))] + 1 if talon_indices else 0
+    else:
+        drawn = rng.choice([0] + [t + 1 for t in talon_indices])
+    return position_of(deal, pyramid, sum(1 << t for t in talon_indices), drawn, rules.recycle_limit)
+
+
+def cones(rng: random.Random, slots: int, first: int, end: int) -> int:
+    """A pyramid shape reachable in play: what lies under ``slots`` random slots from ``first`` to
+    ``end - 1`` (each slot with every card under it)."""
+    pyramid = 0
+    for _ in range(slots):
+        slot = rng.randrange(first, end)
+        pyramid |= 1 << slot | BASE_MASK[slot]
+    return pyramid
+
+
+def position_of(deal: Deal, pyramid: int, talon: int, drawn: int, recycles: int | None) -> Position:
+    """The position with these cards left (the others removed)."""
     removed = tuple(card for index, card in enumerate(deal.cards)
                     if not (index < PYRAMID_SIZE and pyramid >> index & 1)
                     and not (index >= PYRAMID_SIZE and talon >> (index - PYRAMID_SIZE) & 1))
     return Position(deal, pyramid, talon, drawn, recycles, removed)
+
+
+def check_cut(position: Position, gains: tuple[int, int] | None, kings_in_reach: int, rule: str) -> str:
+    """A last-pass rule's answer at ``position`` (``gains``: its bounds on the pyramid cards and the
+    cards in all still removable, ``None`` when it cannot rule out a win) against the plain search:
+    it never cuts off a win, and its bounds (with ``kings_in_reach`` talon kings counted as removable)
+    cover the true maxima.  Says ``"both win"`` or ``"<rule> cuts"``."""
+    reference = reference_search(position)
+    if reference.winnable:
+        assert gains is None, f"{rule} cut off a win"
+    if gains is None:
+        return "both win"
+    removed_pyramid = 28 - position.pyramid.bit_count()
+    removed_all = 52 - position.pyramid.bit_count() - position.talon.bit_count()
+    assert removed_pyramid + gains[0] >= reference.max_pyramid_removed
+    assert removed_all + gains[1] + kings_in_reach >= reference.max_removed
+    return f"{rule} cuts"
+
+
+def l1_reach(position: Position, tables: DealTables, relaxation: Relaxation) -> int | None:
+    """The talon a last-pass position can still reach (L1: the stock, and the waste down to, not
+    including, its highest card no pyramid card can remove), or ``None`` when L1 already cuts it
+    (the multiset game on that talon cannot clear the pyramid)."""
+    pyramid, talon, drawn = position.pyramid, position.talon, position.drawn
+    waste_cut = (talon & tables.shape(pyramid).dead_talon & ((1 << drawn) - 1)).bit_length()
+    reach = talon >> waste_cut << waste_cut
+    return None if relaxation.search(pyramid, tables.counts(reach)) is not None else reach

@@ -8,45 +8,21 @@ gains must bound the true maxima from above.  Nothing here trusts the solver: th
 
 from __future__ import annotations
 
-import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pyramide_cli.engine.deal import Deal
-from pyramide_cli.engine.layout import BASE_MASK, PYRAMID_SIZE
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver.budget import Budget, SolveLimits
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import DealTables
 from pyramide_cli.solver.waste_stack import WasteStack
-from reference_search import reference_search
+from reference_search import check_cut, l1_reach, last_pass_position
 
 RULES = [Rules.parse(text) for text in ("T+draw-3", "E+draw-3", "O+draw-3", "T+draw-3+cover-pair",
                                         "T+draw-3+strict", "E+draw-3+recycles=0")]
-
-
-def deep_waste_position(rules: Rules, deal_number: int, seed: int, slots: int, extra: int) -> Position:
-    """A small position in the last allowed pass with most of its talon on the waste: the pyramid under
-    ``slots`` slots of rows 1-3, a talon holding every card that pairs with one of its cards and
-    ``extra`` others, and the pointer among its upper cards, so that the waste's order decides."""
-    rng = random.Random(seed)
-    deal = Deal.from_number(deal_number, rules)
-    pyramid = 0
-    for _ in range(slots):
-        slot = rng.randrange(1, 6)
-        pyramid |= 1 << slot | BASE_MASK[slot]
-    wanted = {13 - deal.cards[slot].rank for slot in range(PYRAMID_SIZE) if pyramid >> slot & 1}
-    talon_indices = [t for t in range(24) if deal.cards[PYRAMID_SIZE + t].rank in wanted]
-    others = [t for t in range(24) if t not in talon_indices]
-    talon_indices = sorted(talon_indices + rng.sample(others, min(extra, len(others))))
-    drawn = talon_indices[rng.randrange(len(talon_indices) // 2, len(talon_indices))] + 1 if talon_indices else 0
-    talon = sum(1 << t for t in talon_indices)
-    removed = tuple(card for index, card in enumerate(deal.cards)
-                    if not (index < PYRAMID_SIZE and pyramid >> index & 1)
-                    and not (index >= PYRAMID_SIZE and talon >> (index - PYRAMID_SIZE) & 1))
-    return Position(deal, pyramid, talon, drawn, rules.recycle_limit, removed)
 
 
 def check_waste_stack(position: Position, waste_stack: WasteStack | None = None) -> str:
@@ -57,26 +33,13 @@ def check_waste_stack(position: Position, waste_stack: WasteStack | None = None)
         tables = DealTables(position.deal)
         budget = Budget(SolveLimits())
         waste_stack = WasteStack(tables, Relaxation(tables, budget), budget)
-    tables, relaxation = waste_stack.tables, waste_stack.relaxation
-    pyramid, talon, drawn = position.pyramid, position.talon, position.drawn
-    shape = tables.shape(pyramid)
-    waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
-    reach = talon >> waste_cut << waste_cut
-    if relaxation.search(pyramid, tables.counts(reach)) is not None:
+    tables = waste_stack.tables
+    reach = l1_reach(position, tables, waste_stack.relaxation)
+    if reach is None:
         return "L1 cuts"
-    stock = talon >> drawn << drawn
-    waste = reach ^ stock
-    gains = waste_stack.search(pyramid, waste, tables.counts(stock))
-    reference = reference_search(position)
-    if reference.winnable:
-        assert gains is None, "L5 cut off a win"
-    if gains is None:
-        return "both win"
-    removed_pyramid = 28 - pyramid.bit_count()
-    removed_all = 52 - pyramid.bit_count() - talon.bit_count()
-    assert removed_pyramid + gains[0] >= reference.max_pyramid_removed
-    assert removed_all + gains[1] + (stock & tables.talon_kings).bit_count() >= reference.max_removed
-    return "L5 cuts"
+    stock = position.talon >> position.drawn << position.drawn
+    gains = waste_stack.search(position.pyramid, reach ^ stock, tables.counts(stock))
+    return check_cut(position, gains, (stock & tables.talon_kings).bit_count(), "L5")
 
 
 def test_waste_stack_cuts_only_lost_positions_and_bounds_their_maxima() -> None:
@@ -90,7 +53,7 @@ def test_waste_stack_cuts_only_lost_positions_and_bounds_their_maxima() -> None:
             budget = Budget(SolveLimits())
             shared = WasteStack(tables, Relaxation(tables, budget), budget)
             for seed in range(20):
-                position = deep_waste_position(rules, deal_number, seed, 1 + seed % 2, seed % 4)
+                position = last_pass_position(rules, deal_number, seed, 1 + seed % 2, seed % 4, deep_waste=True)
                 seen[check_waste_stack(position, shared)] += 1
     assert seen["L5 cuts"] >= 30 and seen["both win"] >= 30, seen
 
@@ -100,4 +63,4 @@ def test_waste_stack_cuts_only_lost_positions_and_bounds_their_maxima() -> None:
        slots=st.integers(1, 3), extra=st.integers(0, 5))
 def test_property_waste_stack_never_cuts_a_win(rules: Rules, deal_number: int, seed: int, slots: int,
                                                extra: int) -> None:
-    check_waste_stack(deep_waste_position(rules, deal_number, seed, slots, extra))
+    check_waste_stack(last_pass_position(rules, deal_number, seed, slots, extra, deep_waste=True))
