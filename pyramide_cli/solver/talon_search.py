@@ -63,6 +63,10 @@ class TalonSearch:
         self.walk_tops = tables.talon_cards.walk_tops
         self.kings = tables.talon_kings
         self.talon_cards = tables.talon_cards
+        self.children_of = (TalonSearch._plain_children if self.plain
+                            else TalonSearch._tops_children if self.tops_only else TalonSearch._walk_children)
+        """:meth:`children` for these rules, as a plain function (called with the search: no bound method
+        kept on the search, which would make a reference cycle)."""
         self.talon_rules = self.talon_cards.talon_rules
         self.drop = tables.talon_kings if self.silent_kings else 0
         """Talon bits that vanish at a recycle: the talon kings under draw-1 (K2)."""
@@ -292,8 +296,8 @@ class TalonSearch:
                 del path[base:]
                 return False
             find_win = self.find_win
-            for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children(
-                    pyramid, talon, drawn, recycles, counts, shape):
+            for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children_of(
+                    self, pyramid, talon, drawn, recycles, counts, shape):
                 path.append(step)
                 if find_win(child_pyramid, child_talon, child_drawn, child_recycles, child_counts):
                     if failed is None:
@@ -506,7 +510,7 @@ class TalonSearch:
             if budget.states >= budget.next_check:
                 budget.check()
             explore = self._explore
-            children = self.children(pyramid, talon, drawn, recycles, counts, shape)
+            children = self.children_of(self, pyramid, talon, drawn, recycles, counts, shape)
             if self.talon_first:
                 children = [child for child in children if child[0][1]] + [
                     child for child in children if not child[0][1]]
