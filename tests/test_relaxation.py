@@ -18,7 +18,7 @@ import pytest
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.layout import COVER_MASK, PYRAMID_SIZE
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import DEFAULT_LIMITS, Verdict, solve, talon_search
+from pyramide_cli.solver import DEFAULT_LIMITS, Verdict, maximise, solve
 from pyramide_cli.solver.budget import Budget
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import FIELD_BITS, DealTables, unit
@@ -101,7 +101,7 @@ def test_the_probe_never_changes_verdicts_or_maxima(monkeypatch: pytest.MonkeyPa
     """Off, cut short after a few positions (the search proper goes on from the best it found), or
     whole: the verdict and the maxima of the plain exhaustive search."""
     if probe is not None:
-        monkeypatch.setattr(talon_search, "PROBE_STATES", probe)
+        monkeypatch.setattr(maximise, "PROBE_STATES", probe)
     rules = Rules.parse(rules_text)
     unwinnable = 0
     for seed in range(14):
