@@ -166,9 +166,7 @@ class Heuristic:
             if count <= in_stock:
                 if far_pass:
                     continue
-                for _ in range(count - 1):
-                    ahead &= ahead - 1
-                end = (ahead & -ahead).bit_length()  # one past the card that meets the need
+                end = _past_nth(ahead, count)  # one past the card that meets the need
                 if end > far_end:
                     far_end = end
             else:
@@ -177,9 +175,7 @@ class Heuristic:
                 count -= in_stock
                 if count > buried.bit_count() or limit is not None and recycles >= limit:
                     return None
-                for _ in range(count - 1):
-                    buried &= buried - 1
-                end = (buried & -buried).bit_length()
+                end = _past_nth(buried, count)
                 if not far_pass or end > far_end:
                     far_pass, far_end = 1, end
         if far_pass:
@@ -282,9 +278,7 @@ class Heuristic:
             ahead = cards & stock
             in_stock = ahead.bit_count()
             if count <= in_stock:
-                for _ in range(count - 1):
-                    ahead &= ahead - 1
-                end = (ahead & -ahead).bit_length()  # one past the card that meets the need
+                end = _past_nth(ahead, count)  # one past the card that meets the need
                 walk = (stock & ((1 << end) - 1)).bit_count()
             else:
                 per_pass = cards.bit_count()
@@ -294,10 +288,7 @@ class Heuristic:
                 passes = -(-count // per_pass)
                 if passes > passes_left:
                     return None
-                pick = cards
-                for _ in range(count - (passes - 1) * per_pass - 1):
-                    pick &= pick - 1
-                end = (pick & -pick).bit_length()
+                end = _past_nth(cards, count - (passes - 1) * per_pass)
                 walk = stock_count + passes + (passes - 1) * total + (talon & ((1 << end) - 1)).bit_count()
             if walk > longest:
                 longest = walk
@@ -350,3 +341,10 @@ class PyramidBounds(NamedTuple):
 
 
 MISSING = object()
+
+
+def _past_nth(cards: int, n: int) -> int:
+    """One past the talon index of the ``n``-th lowest card of ``cards`` (``n >= 1``)."""
+    for _ in range(n - 1):
+        cards &= cards - 1
+    return (cards & -cards).bit_length()
