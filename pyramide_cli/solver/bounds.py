@@ -30,7 +30,7 @@ class Heuristic:
         self.use_relaxed = True  # talon pairs never help clear the pyramid: the multiset game bounds them too
         self.draw_count = rules.draw_count
         self.limit = rules.recycle_limit
-        self._value_talon = tuple(tables.value_talon(value) for value in range(14))
+        self._value_talon = tables.talon_cards.value_talon
         self._pyramid: dict[int, PyramidBounds] = {}
         self.dig = Dig(tables)
         self.final_pass = 0

@@ -86,9 +86,8 @@ class DealTables:
             for value in range(1, 13)
         )
         """(slots holding a value, count-vector field of the talon value pairing with it)."""
-        self._value_talon = [0] * 14
-        for t, value in enumerate(self.talon_values):
-            self._value_talon[value] |= 1 << t
+        self._value_talon = self.talon_cards.value_talon
+        """Per value, the mask of the talon indices holding it (the kernel's)."""
         self.partner_slots: tuple[int, ...] = tuple(self._partner_slots(slot) for slot in range(PYRAMID_SIZE))
         """Per slot, the pyramid slots that could ever pair with it (complementary value, not lying
         on it nor under it; under ``cover-pair`` one lying directly on it or directly under it may)."""

@@ -43,7 +43,7 @@ class TalonOrderBound:
         self._known: dict[int, tuple[int, int, int]] = {}
         self._removed: dict[int, tuple[int, int]] = {}
         values = tables.talon_values
-        self.value_talon = tuple(tables.value_talon(value) for value in range(14))
+        self.value_talon = tables.talon_cards.value_talon
         self.partners = tuple(sum(1 << later for later in range(index + 1, len(values))
                                   if values[index] + values[later] == 13) for index in range(len(values)))
         """Talon index → the later talon cards making 13 with it."""
