@@ -58,8 +58,9 @@ class TalonSearch(Maximise):
         self.talon_cards = tables.talon_cards
         self.children_of = (TalonSearch._plain_children if self.plain
                             else TalonSearch._tops_children if self.tops_only else TalonSearch._walk_children)
-        """:meth:`children` for these rules, as a plain function (called with the search: no bound method
-        kept on the search, which would make a reference cycle)."""
+        """``(search, pyramid, talon, drawn, recycles, counts, shape)`` → ``(step, pyramid, talon, drawn,
+        recycles, counts)`` for every removal along the walk, for these rules; a plain function called
+        with the search (a bound method kept on the search would make a reference cycle)."""
         self.talon_rules = self.talon_cards.talon_rules
         self.drop = tables.talon_kings if self.silent_kings else 0
         """Talon bits that vanish at a recycle: the talon kings under draw-1 (K2)."""
@@ -139,18 +140,6 @@ class TalonSearch(Maximise):
             self.best_path = tuple(self.path)
 
     # -- moves ---------------------------------------------------------------------------------------
-    def children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
-                 shape: Shape | None = None) -> list:
-        """``(step, pyramid, talon, drawn, recycles, counts)`` for every removal along the walk
-        (``shape``: the pyramid's, when the caller has it)."""
-        if shape is None:
-            shape = self.tables.shape(pyramid)
-        if self.plain:
-            return self._plain_children(pyramid, talon, drawn, recycles, counts, shape)
-        if self.tops_only:
-            return self._tops_children(pyramid, talon, drawn, recycles, counts, shape)
-        return self._walk_children(pyramid, talon, drawn, recycles, counts, shape)
-
     def _tops_children(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, shape: Shape) -> list:
         """Draw-3 without talon pairs: :meth:`_walk_children` on the walk by its stops (only the waste top
         is in play; a card alone is a king, which leaves the counts as they are)."""
