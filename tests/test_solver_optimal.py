@@ -330,3 +330,34 @@ def test_optimal_lines_of_hard_t_deals_replay_and_beat_the_plain_line(number: in
     """Deals whose A* once needed 10^5 positions (docs/solver.md): the line still replays.
     Two of the four such deals; ``bench/bench_solver_sweeps.py`` checks all of them."""
     assert optimal_line_replays_and_beats_the_plain_line(Deal.from_number(number, Rules.preset("T")))
+
+
+@pytest.mark.parametrize("rules_text", ["T+stock-top", "N+stock-top"])
+def test_children_queued_with_the_removals_bound_are_exact(rules_text: str, monkeypatch) -> None:
+    """L7: under ``stock-top`` a child is queued with the removals bound and its whole bound taken
+    when popped (queued again if it is higher).  The lengths must stay the breadth-first shortest,
+    and the second queuing must happen (else the test proves nothing)."""
+    from pyramide_cli.solver import optimal
+
+    pushed_again = 0
+    real_push = optimal.heapq.heappush
+
+    def push(queue: list, item: tuple) -> None:
+        nonlocal pushed_again
+        pushed_again += item[-1] is True
+        real_push(queue, item)
+
+    monkeypatch.setattr(optimal.heapq, "heappush", push)
+    rules = Rules.parse(rules_text)
+    compared = 0
+    for seed in range(60):
+        start = pairing_position(rules, seed, slots=3 + seed % 2, extra=2 + seed % 3)
+        _, distance = distances_to_win(start)
+        shortest = distance.get(state_key(start))
+        if shortest is None:
+            continue
+        best = solve(start, optimal=True, limits=UNLIMITED)
+        assert best.optimal and replays_to_win(start, best.solution)
+        assert len(best.solution) == shortest, (seed, best.solution)
+        compared += 1
+    assert compared >= 5 and pushed_again > 0

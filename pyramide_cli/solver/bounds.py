@@ -32,6 +32,8 @@ class Heuristic:
         self.limit = rules.recycle_limit
         self._value_talon = tables.talon_cards.value_talon
         self._pyramid: dict[int, PyramidBounds] = {}
+        self._passed: dict[int, tuple[int, int] | None] = {}
+        """W4/W6 by (pyramid, passed cards' value counts): see :meth:`_passed_counts`."""
         self.dig = Dig(tables)
         self.final_pass = 0
         """F1: no line from the search's start wins before this pass (set by :func:`shortest_line`)."""
@@ -113,7 +115,7 @@ class Heuristic:
                 reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead, wanted & -wanted)
             else:  # waste-pair: the card under the top can take waste cards away too: any may come back
                 reachable = wanted
-            return self._stock_top_bound(bounds, removals, reachable, talon, drawn, recycles)
+            return self._stock_top_bound(pyramid, bounds, removals, reachable, talon, drawn, recycles)
         if self.plain:
             reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)
         else:  # waste-pair: the card under the top can take waste cards away too: any may come back
@@ -129,8 +131,8 @@ class Heuristic:
             return None
         return max(removals + walked, floor)
 
-    def _stock_top_bound(self, bounds: PyramidBounds, removals: int, reachable: int, talon: int, drawn: int,
-                         recycles: int) -> int | None:
+    def _stock_top_bound(self, pyramid: int, bounds: PyramidBounds, removals: int, reachable: int, talon: int,
+                         drawn: int, recycles: int) -> int | None:
         """W4 (``stock-top``, draw-1): the actions left, counted by the stock cards the line passes.
 
         A stock card leaves the stock (is *passed*) by a draw or by its own removal as the stock's
@@ -185,6 +187,23 @@ class Heuristic:
             passed = stock & ((1 << far_end) - 1)
             walked = passed.bit_count()
         non_kings = bounds.non_kings
+        key = pyramid | self.tables.counts(passed) << 28
+        found = self._passed.get(key, MISSING)
+        if found is MISSING:
+            found = self._passed[key] = self._passed_counts(bounds, passed)
+        if found is None:
+            return None
+        taken, by_class = found
+        with_talon = bounds.talon_needed - taken
+        paired = non_kings - taken + (with_talon if with_talon > 0 else 0)
+        walked += far_pass
+        return max(removals, walked + bounds.kings + (paired + 1) // 2, walked + removals - taken,
+                   walked + bounds.kings + by_class)
+
+    def _passed_counts(self, bounds: PyramidBounds, passed: int) -> tuple[int, int] | None:
+        """W4's ``U`` (at most the pyramid's non-kings) and W6's sum over the value pairs, for the
+        passed cards ``passed`` (``None``: a value pair's needs exceed its cards).  Both depend only on
+        the pyramid and the passed cards' values, so :meth:`_stock_top_bound` keeps them by those."""
         values = self.tables.talon_values
         partners = bounds.partners
         seen = [0] * 14  # passed cards by value
@@ -196,8 +215,8 @@ class Heuristic:
             if seen[value] < partners[value]:
                 taken += 1
             seen[value] += 1
-        if taken > non_kings:
-            taken = non_kings
+        if taken > bounds.non_kings:
+            taken = bounds.non_kings
         by_class = 0
         for value, mine, theirs, low_b, low_a in bounds.classes:
             shift = mine - theirs
@@ -216,11 +235,7 @@ class Heuristic:
                 if cost < best:
                     best = cost
             by_class += best
-        with_talon = bounds.talon_needed - taken
-        paired = non_kings - taken + (with_talon if with_talon > 0 else 0)
-        walked += far_pass
-        return max(removals, walked + bounds.kings + (paired + 1) // 2, walked + removals - taken,
-                   walked + bounds.kings + by_class)
+        return taken, by_class
 
     def _passes_floor(self, bounds: PyramidBounds, removals: int, talon: int, drawn: int, recycles: int,
                       reachable: int) -> int:

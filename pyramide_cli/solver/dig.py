@@ -100,13 +100,16 @@ class Dig:
         """How many of the cards of ``run`` (a waste mask, dug from its highest card) can go."""
         if not run:
             return 0
-        shape_of = self.tables.shape
-        shape = shape_of(pyramid)
+        shapes = self.tables.shapes
+        shape = shapes.get(pyramid) or self.tables.shape(pyramid)
         while shape.kings:
             pyramid &= ~shape.kings
-            shape = shape_of(pyramid)
+            shape = shapes.get(pyramid) or self.tables.shape(pyramid)
         if self.stock_top:  # a stock card may also take a card of the run
-            stock &= shape.need | self._run_partners(run)
+            partners = self._partners.get(run)
+            if partners is None:
+                partners = self._run_partners(run)
+            stock &= shape.need | partners
         else:
             stock &= shape.need
         key = pyramid | run << 28 | stock << 52
@@ -117,40 +120,49 @@ class Dig:
         self._left -= 1
         if self._left < 0:
             raise DigTooLong
+        search = self._search
         size = run.bit_count()
         top = run.bit_length() - 1
         value = self.tables.talon_values[top]
         best = 0
         if value == 13:
-            best = 1 + self._search(pyramid, run ^ 1 << top, stock)
+            best = 1 + search(pyramid, run ^ 1 << top, stock)
         else:
             for bit in shape.by_need.get(value, ()):
-                got = 1 + self._search(pyramid & ~bit, run ^ 1 << top, stock)
+                got = 1 + search(pyramid & ~bit, run ^ 1 << top, stock)
                 if got > best:
                     best = got
                     if best == size:
                         break
             partner = UNITS[13 - value]
             if self.stock_top and best < size and stock & partner * 7:  # W5: with a stock card
-                got = 1 + self._search(pyramid, run ^ 1 << top, stock - partner)
+                got = 1 + search(pyramid, run ^ 1 << top, stock - partner)
                 if got > best:
                     best = got
         if best < size:
+            under_get = self._under.get
             lies_on = self._lies_on
             for mask in shape.pairs:
-                if pyramid & lies_on(mask):  # only removals uncovering a card can help the dig
-                    got = self._search(pyramid & ~mask, run, stock)
+                under = under_get(mask)
+                if under is None:
+                    under = lies_on(mask)
+                if pyramid & under:  # only removals uncovering a card can help the dig
+                    got = search(pyramid & ~mask, run, stock)
                     if got > best:
                         best = got
                         if best == size:
                             break
             if best < size:
                 for bit, need in shape.singles:
-                    if stock & UNITS[need] * 7 and pyramid & lies_on(bit):
-                        got = self._search(pyramid & ~bit, run, stock - UNITS[need])
-                        if got > best:
-                            best = got
-                            if best == size:
-                                break
+                    if stock & UNITS[need] * 7:
+                        under = under_get(bit)
+                        if under is None:
+                            under = lies_on(bit)
+                        if pyramid & under:
+                            got = search(pyramid & ~bit, run, stock - UNITS[need])
+                            if got > best:
+                                best = got
+                                if best == size:
+                                    break
         memo[key] = best
         return best

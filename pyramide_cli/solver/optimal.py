@@ -68,6 +68,9 @@ class _AStar:
         self.kings_rule = (None if not self.plain or limit is None
                            else (position.talon & ((1 << position.drawn) - 1), position.recycles))
         self.labels = Labels(limit, rules.draw_count)
+        self.lazy = self.heuristic.stock_dig and self.heuristic.walk_bound and not self.strict
+        """Q1: children are queued with the removals bound, the whole bound taken when popped (a queued
+        entry's last field then says it was taken; elsewhere it says R2's pass check was asked)."""
         self.best_cost: dict[int, int] = {}
         self.parents: dict[int, tuple[int, int, tuple[int, int], Sequence[int]] | None] = {}
         self.queue: list = []
@@ -126,6 +129,7 @@ class _AStar:
         queue, pop, push = self.queue, heapq.heappop, heapq.heappush
         best_cost, passes, bound, strict = self.best_cost, self.passes, self.bound, self.strict
         dominated, budget, relaxation = self.labels.dominated, self.budget, self.relaxation
+        lazy, estimate = self.lazy, self.heuristic.estimate
         while queue:
             priority, negative_cost, _, state, checked = pop(queue)
             cost = -negative_cost
@@ -137,6 +141,15 @@ class _AStar:
                 return _rebuild(self.position, key, self.parents, self.start_kings, self.first_pass)
             if dominated(pyramid, talon, cost, recycles, drawn, strictly=True):
                 continue
+            if lazy and not checked:  # queued with the removals bound only: the whole bound now
+                remaining = estimate(pyramid, talon, drawn, recycles, counts)
+                if remaining is None:
+                    continue
+                if cost + remaining > priority:
+                    if bound is None or cost + remaining <= bound:
+                        self.counter += 1
+                        push(queue, (cost + remaining, negative_cost, self.counter, state, True))
+                    continue
             budget.tick()
             won = None
             if not checked and passes is not None:
@@ -155,7 +168,8 @@ class _AStar:
         """Queue every child of a node that no label dominates and whose bound fits."""
         tables, bound, queue = self.tables, self.bound, self.queue
         shape_of, units = tables.shape, tables.talon_units
-        estimate, labels, best_cost, parents = self.heuristic.estimate, self.labels, self.best_cost, self.parents
+        labels, best_cost, parents = self.labels, self.best_cost, self.parents
+        estimate = self.heuristic.removals if self.lazy else self.heuristic.estimate
         pyramid, talon, drawn, recycles, counts = state
         if self.plain:
             edges: Iterator = _plain_edges(tables, pyramid, talon, drawn, recycles, self.kings_rule)
@@ -175,7 +189,10 @@ class _AStar:
             child_cost = cost + walk + 1 + len(kings)
             if labels.dominated(child_pyramid, after_talon, child_cost, after_recycles, after_drawn):
                 continue
-            remaining = estimate(child_pyramid, after_talon, after_drawn, after_recycles, child_counts)
+            if self.lazy:
+                remaining = estimate(child_pyramid, child_counts)
+            else:
+                remaining = estimate(child_pyramid, after_talon, after_drawn, after_recycles, child_counts)
             if remaining is None:
                 continue
             priority = child_cost + remaining
