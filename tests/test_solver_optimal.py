@@ -314,15 +314,21 @@ def test_optimal_equals_the_breadth_first_shortest_with_talon_kings(rules_text: 
     compared = 0
     for seed in range(40):
         start = pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 3, kings=1 + seed % 2)
-        _, distance = distances_to_win(start)
-        shortest = distance.get(state_key(start))
-        if shortest is None:
-            continue
-        best = solve(start, optimal=True, limits=UNLIMITED)
-        assert best.optimal and replays_to_win(start, best.solution)
-        assert len(best.solution) == shortest, (seed, best.solution)
-        compared += 1
+        compared += optimal_is_breadth_first_shortest(start)
     assert compared >= 5
+
+
+def optimal_is_breadth_first_shortest(start: Position) -> bool:
+    """``--optimal`` from ``start`` replays to a win in the breadth-first fewest actions (asserted);
+    ``False`` when ``start`` cannot be won (nothing to compare)."""
+    _, distance = distances_to_win(start)
+    shortest = distance.get(state_key(start))
+    if shortest is None:
+        return False
+    best = solve(start, optimal=True, limits=UNLIMITED)
+    assert best.optimal and replays_to_win(start, best.solution)
+    assert len(best.solution) == shortest, best.solution
+    return True
 
 
 @pytest.mark.parametrize("number", [48, 73])
@@ -334,7 +340,7 @@ def test_optimal_lines_of_hard_t_deals_replay_and_beat_the_plain_line(number: in
 
 @pytest.mark.parametrize("rules_text", ["T+stock-top", "N+stock-top"])
 def test_children_queued_with_the_removals_bound_are_exact(rules_text: str, monkeypatch) -> None:
-    """L7: under ``stock-top`` a child is queued with the removals bound and its whole bound taken
+    """Q1: under ``stock-top`` a child is queued with the removals bound and its whole bound taken
     when popped (queued again if it is higher).  The lengths must stay the breadth-first shortest,
     and the second queuing must happen (else the test proves nothing)."""
     from pyramide_cli.solver import optimal
@@ -351,13 +357,6 @@ def test_children_queued_with_the_removals_bound_are_exact(rules_text: str, monk
     rules = Rules.parse(rules_text)
     compared = 0
     for seed in range(60):
-        start = pairing_position(rules, seed, slots=3 + seed % 2, extra=2 + seed % 3)
-        _, distance = distances_to_win(start)
-        shortest = distance.get(state_key(start))
-        if shortest is None:
-            continue
-        best = solve(start, optimal=True, limits=UNLIMITED)
-        assert best.optimal and replays_to_win(start, best.solution)
-        assert len(best.solution) == shortest, (seed, best.solution)
-        compared += 1
+        compared += optimal_is_breadth_first_shortest(pairing_position(rules, seed, slots=3 + seed % 2,
+                                                                        extra=2 + seed % 3))
     assert compared >= 5 and pushed_again > 0
