@@ -15,7 +15,12 @@ Hence two upper bounds on the non-king cards still removable from a position, of
   values that game uses may leave alone and every other card only in a non-crossing pair of cards
   making 13 whose inside has left first (a dynamic programme over the talon's order);
 * the most cards the multiset game without talon pairs removes, plus twice the most talon pairs
-  that order allows (a pair and at most half the cards between it).
+  that order allows (a pair and at most the pairs the counts of the cards between it make).
+
+And, where they still pass, the same two with caps (B2's caps): a talon card of value ``v``
+leaving alone takes a pyramid card of value ``13 - v`` with it, so at most as many as the pyramid
+still holds of that value leave alone, while the cards inside a pair that no partner inside it can
+take must leave alone.
 
 docs/solver.md, B2.
 """
@@ -28,6 +33,8 @@ from .tables import FIELD_BITS, FIELD_MASK, UNITS, DealTables
 
 END = 24
 """The index after the talon's last card."""
+Check = tuple[int, int, int]
+"""A capped value: (its count field's shift, its partner value's field's shift, its cap)."""
 
 
 class TalonOrderBound:
@@ -40,33 +47,71 @@ class TalonOrderBound:
         self.plain = Relaxation(tables, budget, talon_pairs=False)
         """The multiset game without talon pairs."""
         self._alone: dict[int, int] = {}
-        self._known: dict[int, tuple[int, int, int]] = {}
+        self._known: dict[int, tuple[int, int, int, int, int, tuple[Check, ...], int]] = {}
         self._removed: dict[int, tuple[int, int]] = {}
+        self._capped: dict[int, tuple[int, int, int]] = {}
+        self.pair_totals: dict[int, int] = {}
         values = tables.talon_values
         self.value_talon = tables.talon_cards.value_talon
         self.partners = tuple(sum(1 << later for later in range(index + 1, len(values))
                                   if values[index] + values[later] == 13) for index in range(len(values)))
         """Talon index → the later talon cards making 13 with it."""
+        self.units = tables.talon_units
 
     def reaches(self, pyramid: int, talon: int, counts: int, pyramid_gain: int, room: int) -> bool:
         """Whether both bounds on the non-king cards still removable reach ``room`` (``pyramid_gain``:
-        the relaxation's bound on the pyramid cards)."""
+        the relaxation's bound on the pyramid cards), without caps and then with them."""
         cards = talon & ~self.kings
         position = pyramid | counts << KEY_SHIFT
         known = self._known.get(position)
         if known is None:
-            known = self._known[position] = (self.alone(pyramid, counts), self.plain.gains_bound(pyramid, counts)[1],
-                                             self._pairable(counts))
+            known = self._known[position] = self._know(pyramid, counts)
         alone = known[0] & cards
         loners = alone & ~known[2]  # they leave alone or not at all, and never block: out of the programme
         cards ^= loners
         alone ^= loners
         key = cards | alone << END
-        found = self._removed.get(key)
+        caps = known[3]
+        if not caps:  # no value has more cards that may leave alone than the pyramid can take
+            found = self._removed.get(key)
+            if found is None:
+                found = self._removed[key] = most_removed(cards, alone, self.partners, self.units, self.pair_totals)
+            return pyramid_gain + loners.bit_count() + found[0] >= room and known[1] + 2 * found[1] >= room
+        key |= caps << 2 * END
+        found = self._capped.get(key)
         if found is None:
-            found = self._removed[key] = most_removed(cards, alone, self.partners)
-        return (pyramid_gain + loners.bit_count() + found[0] >= room
-                and known[1] + 2 * found[1] >= room)
+            found = self._capped[key] = most_removed_capped(cards, alone, self.partners, self.units,
+                                                            self.pair_totals, known[4], known[5])
+        most = loners.bit_count() + found[0]
+        spared = (loners & ~known[4]).bit_count() + found[2] + known[6]
+        return pyramid_gain + (most if most < spared else spared) >= room and known[1] + 2 * found[1] >= room
+
+    def _know(self, pyramid: int, counts: int) -> tuple[int, int, int, int, int, tuple[Check, ...], int]:
+        """What B2 keeps per pyramid and count vector: the talon cards that may leave alone, the most
+        cards the multiset game without talon pairs removes, the talon cards whose partner value the
+        counts hold; and the caps: a key naming the values with more cards (all of which may leave
+        alone) than the pyramid has cards of their partner value (0: none), the talon cards of those
+        values, their :data:`Check`, the sum of their caps."""
+        alone = self.alone(pyramid, counts)
+        left = [0] * 14
+        values = self.tables.pyramid_values
+        rest = pyramid
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            left[values[low.bit_length() - 1]] += 1
+        caps = tight = total = 0
+        checks = []
+        for value in range(1, 13):
+            count = counts >> (FIELD_BITS * (value - 1)) & FIELD_MASK
+            cap = left[13 - value]
+            if count > cap and alone & self.value_talon[value]:
+                caps |= (8 | cap) << (4 * (value - 1))
+                tight |= self.value_talon[value]
+                total += cap
+                checks.append((FIELD_BITS * (value - 1), FIELD_BITS * (12 - value), cap))
+        return (alone, self.plain.gains_bound(pyramid, counts)[1], self._pairable(counts), caps, tight,
+                tuple(checks), total)
 
     def _pairable(self, counts: int) -> int:
         """The talon cards (a mask of every index) whose partner value these counts hold."""
@@ -103,19 +148,32 @@ class TalonOrderBound:
         return alone
 
 
-def most_removed(cards: int, alone: int, partners: tuple[int, ...]) -> tuple[int, int]:
+def pair_total(counts: int, totals: dict[int, int]) -> int:
+    """How many pairs making 13 the cards of a count vector make at most (memoised in ``totals``)."""
+    total = totals.get(counts)
+    if total is None:
+        total = totals[counts] = sum(min(counts >> (FIELD_BITS * (value - 1)) & FIELD_MASK,
+                                         counts >> (FIELD_BITS * (12 - value)) & FIELD_MASK) for value in range(1, 7))
+    return total
+
+
+def most_removed(cards: int, alone: int, partners: tuple[int, ...], units: tuple[int, ...],
+                 totals: dict[int, int]) -> tuple[int, int]:
     """What the talon cards ``cards`` (a mask, in the talon's order) can lose, each card of ``alone``
     by itself, any card in a non-crossing pair with a later partner (``partners[t]``: the later talon
     cards making 13 with card ``t``) once every card between them has left.  Returns (the most cards
-    that can leave, a bound on the most pairs: a pair and at most half the cards between it).
+    that can leave, a bound on the most pairs: a pair and at most the pairs the counts of the cards
+    between it make, ``units[t]`` being card ``t``'s count vector; ``totals`` memoises those).
 
     From the last card back: ``removable[t]`` has bit ``u`` set when the cards from ``t`` up to (not
     including) ``u`` can all leave (``u`` a card of ``cards`` or :data:`END`); ``most[t]`` and
-    ``pairs[t]`` are the bounds for the cards from ``t`` on; ``after[t]`` is the next card after ``t``."""
+    ``pairs[t]`` are the bounds for the cards from ``t`` on; ``after[t]`` is the next card after ``t``;
+    ``below[t]`` the count vector of the cards from ``t`` on."""
     removable = [0] * (END + 1)
     most = [0] * (END + 1)
     pairs = [0] * (END + 1)
     after = [END] * (END + 1)
+    below = [0] * (END + 1)
     removable[END] = 1 << END
     following = END
     rest = cards
@@ -129,7 +187,7 @@ def most_removed(cards: int, alone: int, partners: tuple[int, ...]) -> tuple[int
         if alone >> left & 1:
             reach |= inner
             best += 1
-        matches = partners[left] & cards & inner
+        matches = partners[left] & inner
         while matches:
             low = matches & -matches
             matches ^= low
@@ -139,11 +197,83 @@ def most_removed(cards: int, alone: int, partners: tuple[int, ...]) -> tuple[int
             span = (cards >> left & ((2 << (right - left)) - 1)).bit_count()
             if span + most[beyond] > best:
                 best = span + most[beyond]
-            if span // 2 + pairs[beyond] > best_pairs:
-                best_pairs = span // 2 + pairs[beyond]
+            inside = below[following] - below[right]
+            found = totals.get(inside)
+            if found is None:
+                found = pair_total(inside, totals)
+            if found + 1 + pairs[beyond] > best_pairs:
+                best_pairs = found + 1 + pairs[beyond]
         removable[left] = reach
         most[left] = best
         pairs[left] = best_pairs
         after[left] = following
+        below[left] = below[following] + units[left]
         following = left
     return most[following], pairs[following]
+
+
+def most_removed_capped(cards: int, alone: int, partners: tuple[int, ...], units: tuple[int, ...],
+                        totals: dict[int, int], tight: int, checks: tuple[Check, ...]) -> tuple[int, int, int]:
+    """:func:`most_removed` where the cards of ``tight`` (a mask of every index) of each value of
+    ``checks`` may leave alone at most ``cap`` times in all.  Inside a pair, the cards of a value
+    beyond those of its partner value there must leave alone (a card inside pairs only inside:
+    pairs never cross): a pair whose inside needs more than the cap of a value is left out.
+    Returns (the most cards, the bound on the pairs, the most cards counting no capped card that
+    leaves alone outside every pair and none inside a pair that must: add the caps to it)."""
+    removable = [0] * (END + 1)
+    most = [0] * (END + 1)
+    pairs = [0] * (END + 1)
+    spared = [0] * (END + 1)
+    after = [END] * (END + 1)
+    below = [0] * (END + 1)
+    removable[END] = 1 << END
+    following = END
+    rest = cards
+    while rest:
+        left = rest.bit_length() - 1
+        rest ^= 1 << left
+        inner = removable[following]
+        reach = 1 << left
+        best = most[following]
+        best_pairs = pairs[following]
+        best_spared = spared[following]
+        if alone >> left & 1:
+            reach |= inner
+            best += 1
+            if not tight >> left & 1:
+                best_spared += 1
+        matches = partners[left] & inner
+        while matches:
+            low = matches & -matches
+            matches ^= low
+            right = low.bit_length() - 1
+            beyond = after[right]
+            reach |= removable[beyond]
+            inside = below[following] - below[right]
+            forced = 0
+            for shift, partner_shift, cap in checks:
+                extra = (inside >> shift & FIELD_MASK) - (inside >> partner_shift & FIELD_MASK)
+                if extra > 0:
+                    if extra > cap:
+                        break
+                    forced += extra
+            else:
+                span = (cards >> left & ((2 << (right - left)) - 1)).bit_count()
+                if span + most[beyond] > best:
+                    best = span + most[beyond]
+                if span - forced + spared[beyond] > best_spared:
+                    best_spared = span - forced + spared[beyond]
+                found = totals.get(inside)
+                if found is None:
+                    found = pair_total(inside, totals)
+                if found + 1 + pairs[beyond] > best_pairs:
+                    best_pairs = found + 1 + pairs[beyond]
+        removable[left] = reach
+        most[left] = best
+        pairs[left] = best_pairs
+        spared[left] = best_spared
+        after[left] = following
+        below[left] = below[following] + units[left]
+        following = left
+    return most[following], pairs[following], spared[following]
+
