@@ -101,6 +101,18 @@ def test_the_capped_programme_bounds_the_removal_game_with_caps() -> None:
     assert lower > 30
 
 
+@pytest.mark.parametrize(("values", "alone"), [([1, 4, 4, 12], 0b0110), ([4, 1, 4, 12, 4], 0b10101)])
+def test_the_caps_count_the_cards_a_pair_needs_alone(values: list[int], alone: int) -> None:
+    """An ace and a queen with 4s between them and around, one 9 left in the pyramid (a cap of one 4):
+    with two 4s inside, the pair can never go; with one, it takes the only 4 that may leave alone.
+    The bounds are then the game's own."""
+    cards, partners, units = programme(values)
+    most, pairs, spared = most_removed_capped(cards, alone, partners, units, {}, alone, ((FIELD_BITS * 3, 24, 1),))
+    exact_cards, exact_pairs = played_out(values, alone, {4: 1})
+    assert (min(most, spared + 1), pairs) == (exact_cards, exact_pairs)
+    assert (exact_cards, exact_pairs) < played_out(values, alone)
+
+
 def test_a_gap_in_the_talon_is_skipped_and_kings_do_not_count() -> None:
     # Cards 0 (an ace) and 3 (a queen) are neighbours once cards 1 and 2 are gone from the mask.
     partners = (1 << 3, 0, 0, 0)
