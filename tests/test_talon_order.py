@@ -24,7 +24,7 @@ from pyramide_cli.solver.budget import Budget
 from pyramide_cli.solver import DEFAULT_LIMITS
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import FIELD_BITS, DealTables, unit
-from pyramide_cli.solver.talon_order import TalonOrderBound, most_removed, most_removed_capped
+from pyramide_cli.solver.talon_order import WIDE, TalonOrderBound, most_removed, most_removed_capped, wide_max
 from reference_search import reference_search, small_position
 
 
@@ -120,6 +120,14 @@ def test_a_gap_in_the_talon_is_skipped_and_kings_do_not_count() -> None:
     assert most_removed(0b1001, 0, partners, units, {}) == (2, 1)
     assert most_removed(0b1111, 0, partners, units, {}) == (0, 0)  # cards 1 and 2 can never leave: no pair
     assert most_removed(0b1111, 0b0110, partners, units, {}) == (4, 1)  # two 4s make no pair between them
+
+
+def test_wide_max_takes_the_greater_count_of_each_value() -> None:
+    rng = random.Random(13)
+    for _ in range(200):
+        first, second = ([rng.randint(0, 4) for _ in range(13)] for _ in range(2))
+        wide = [sum(WIDE[value] * counts[value] for value in range(1, 13)) for counts in (first, second)]
+        assert wide_max(*wide) == sum(WIDE[value] * max(first[value], second[value]) for value in range(1, 13))
 
 
 RULES_WITH_TALON_PAIRS = ["T+stock-top", "T+waste-pair", "E+stock-top", "N+stock-top", "T+stock-top+draw-3",

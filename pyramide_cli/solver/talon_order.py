@@ -33,6 +33,11 @@ from .tables import FIELD_BITS, FIELD_MASK, UNITS, DealTables
 
 END = 24
 """The index after the talon's last card."""
+WIDE = (0,) + tuple(1 << 4 * (value - 1) for value in range(1, 13))
+"""``WIDE[v]``: one card of value ``v`` in a wide count vector (four bits a value: a count up to 7 and
+a guard bit; kings have none)."""
+GUARDS = sum(8 << 4 * field for field in range(12))
+"""The guard bit of each value of a wide count vector."""
 Check = tuple[int, int, int]
 """A capped value: (its count field's shift, its partner value's field's shift, its cap)."""
 
@@ -46,7 +51,7 @@ class TalonOrderBound:
         self.kings = tables.talon_kings
         self.plain = Relaxation(tables, budget, talon_pairs=False)
         """The multiset game without talon pairs."""
-        self._alone: dict[int, int] = {}
+        self._usage: dict[int, int] = {}
         self._known: dict[int, tuple[int, int, int, int, int, tuple[Check, ...], int]] = {}
         self._removed: dict[int, tuple[int, int]] = {}
         self._capped: dict[int, tuple[int, int, int]] = {}
@@ -92,24 +97,18 @@ class TalonOrderBound:
         counts hold; and the caps: a key naming the values with more cards (all of which may leave
         alone) than the pyramid has cards of their partner value (0: none), the talon cards of those
         values, their :data:`Check`, the sum of their caps."""
-        alone = self.alone(pyramid, counts)
-        left = [0] * 14
-        values = self.tables.pyramid_values
-        rest = pyramid
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            left[values[low.bit_length() - 1]] += 1
-        caps = tight = total = 0
+        used = self.usage(pyramid, counts)
+        alone = caps = tight = total = 0
         checks = []
         for value in range(1, 13):
-            count = counts >> (FIELD_BITS * (value - 1)) & FIELD_MASK
-            cap = left[13 - value]
-            if count > cap and alone & self.value_talon[value]:
-                caps |= (8 | cap) << (4 * (value - 1))
-                tight |= self.value_talon[value]
-                total += cap
-                checks.append((FIELD_BITS * (value - 1), FIELD_BITS * (12 - value), cap))
+            cap = used >> 4 * (value - 1) & 7
+            if cap:
+                alone |= self.value_talon[value]
+                if counts >> (FIELD_BITS * (value - 1)) & FIELD_MASK > cap:
+                    caps |= (8 | cap) << (4 * (value - 1))
+                    tight |= self.value_talon[value]
+                    total += cap
+                    checks.append((FIELD_BITS * (value - 1), FIELD_BITS * (12 - value), cap))
         return (alone, self.plain.gains_bound(pyramid, counts)[1], self._pairable(counts), caps, tight,
                 tuple(checks), total)
 
@@ -121,9 +120,9 @@ class TalonOrderBound:
                 pairable |= self.value_talon[value]
         return pairable
 
-    def alone(self, pyramid: int, counts: int) -> int:
-        """The talon cards (a mask of every index, whatever is left) of the values some line of the
-        multiset game without talon pairs pairs with a pyramid card, from this position."""
+    def usage(self, pyramid: int, counts: int) -> int:
+        """For each talon value, the most cards of it some line of the multiset game without talon
+        pairs pairs with a pyramid card, from this position (a wide count vector: :data:`WIDE`)."""
         shape_of = self.tables.shape
         shape = shape_of(pyramid)
         while shape.kings:
@@ -133,19 +132,26 @@ class TalonOrderBound:
             return 0
         counts &= shape.need
         key = pyramid | counts << KEY_SHIFT
-        found = self._alone.get(key)
+        found = self._usage.get(key)
         if found is not None:
             return found
         self.budget.tick()
-        alone = 0
+        most = 0
         for mask in shape.pairs:
-            alone |= self.alone(pyramid & ~mask, counts)
+            most = wide_max(most, self.usage(pyramid & ~mask, counts))
         for bit, value in shape.singles:
             step = UNITS[value]
             if counts & step * 7:
-                alone |= self.alone(pyramid & ~bit, counts - step) | self.value_talon[value]
-        self._alone[key] = alone
-        return alone
+                most = wide_max(most, self.usage(pyramid & ~bit, counts - step) + WIDE[value])
+        self._usage[key] = most
+        return most
+
+
+def wide_max(first: int, second: int) -> int:
+    """The greater count of each value of two wide count vectors (:data:`WIDE`)."""
+    greater = ((first | GUARDS) - second & GUARDS) >> 3
+    greater *= 15
+    return first & greater | second & ~greater
 
 
 def pair_total(counts: int, totals: dict[int, int]) -> int:
