@@ -40,6 +40,8 @@ GUARDS = sum(8 << 4 * field for field in range(12))
 """The guard bit of each value of a wide count vector."""
 Check = tuple[int, int, int]
 """A capped value: (its count field's shift, its partner value's field's shift, its cap)."""
+Known = tuple[int, int, int, int, int, tuple[Check, ...], int]
+"""What :meth:`TalonOrderBound._know` keeps of a pyramid and count vector."""
 
 
 class TalonOrderBound:
@@ -52,9 +54,12 @@ class TalonOrderBound:
         self.plain = Relaxation(tables, budget, talon_pairs=False)
         """The multiset game without talon pairs."""
         self._usage: dict[int, int] = {}
-        self._known: dict[int, tuple[int, int, int, int, int, tuple[Check, ...], int]] = {}
-        self._removed: dict[int, tuple[int, int]] = {}
-        self._capped: dict[int, tuple[int, int, int]] = {}
+        self._known: dict[int, Known] = {}
+        self._removed: dict[int, tuple[int, int, int, int]] = {}
+        self._uses: dict[int, tuple[int, int]] = {}
+        self._caps: dict[int, tuple[int, int, tuple[Check, ...], int]] = {}
+        self._insides: dict[int, dict[int, int]] = {}
+        """By caps key, what :func:`inside_of` says of the count vectors met inside pairs."""
         self.pair_totals: dict[int, int] = {}
         values = tables.talon_values
         self.value_talon = tables.talon_cards.value_talon
@@ -65,7 +70,7 @@ class TalonOrderBound:
 
     def reaches(self, pyramid: int, talon: int, counts: int, pyramid_gain: int, room: int) -> bool:
         """Whether both bounds on the non-king cards still removable reach ``room`` (``pyramid_gain``:
-        the relaxation's bound on the pyramid cards), without caps and then with them."""
+        the relaxation's bound on the pyramid cards), with the caps where a value has any."""
         cards = talon & ~self.kings
         position = pyramid | counts << KEY_SHIFT
         known = self._known.get(position)
@@ -75,42 +80,72 @@ class TalonOrderBound:
         loners = alone & ~known[2]  # they leave alone or not at all, and never block: out of the programme
         cards ^= loners
         alone ^= loners
-        key = cards | alone << END
-        caps = known[3]
-        if not caps:  # no value has more cards that may leave alone than the pyramid can take
-            found = self._removed.get(key)
-            if found is None:
-                found = self._removed[key] = most_removed(cards, alone, self.partners, self.units, self.pair_totals)
-            return pyramid_gain + loners.bit_count() + found[0] >= room and known[1] + 2 * found[1] >= room
-        key |= caps << 2 * END
-        found = self._capped.get(key)
+        key = cards | alone << END | known[3]
+        found = self._removed.get(key)
         if found is None:
-            found = self._capped[key] = most_removed_capped(cards, alone, self.partners, self.units,
-                                                            self.pair_totals, known[4], known[5])
-        most = loners.bit_count() + found[0]
-        spared = (loners & ~known[4]).bit_count() + found[2] + known[6]
-        return pyramid_gain + (most if most < spared else spared) >= room and known[1] + 2 * found[1] >= room
+            found = self._removed[key] = self._programme(cards, alone, known)
+        if known[1] + found[1] < room:
+            return False
+        if not loners:
+            return pyramid_gain + found[0] >= room
+        most = loners.bit_count() + found[2]
+        spared = (loners & ~known[4]).bit_count() + found[3]
+        return pyramid_gain + (most if most < spared else spared) >= room
 
-    def _know(self, pyramid: int, counts: int) -> tuple[int, int, int, int, int, tuple[Check, ...], int]:
+    def _programme(self, cards: int, alone: int, known: Known) -> tuple[int, int, int, int]:
+        """What B2 needs of the programme over the talon's order (the cards counted outside it aside):
+        the bound on the talon cards, twice the bound on the pairs; the most cards, and the most with
+        the capped cards that leave alone counted by the caps (the same without caps)."""
+        if not known[3]:
+            most, pairs = most_removed(cards, alone, self.partners, self.units, self.pair_totals)
+            return most, 2 * pairs, most, most
+        insides = self._insides.get(known[3])
+        if insides is None:
+            insides = self._insides[known[3]] = {}
+        most, pairs, spared = most_removed_capped(cards, alone, self.partners, self.units, insides, known[4],
+                                                  known[5])
+        spared += known[6]
+        return (most if most < spared else spared), 2 * pairs, most, spared
+
+    def _know(self, pyramid: int, counts: int) -> Known:
         """What B2 keeps per pyramid and count vector: the talon cards that may leave alone, the most
         cards the multiset game without talon pairs removes, the talon cards whose partner value the
-        counts hold; and the caps: a key naming the values with more cards (all of which may leave
-        alone) than the pyramid has cards of their partner value (0: none), the talon cards of those
-        values, their :data:`Check`, the sum of their caps."""
+        counts hold; and the caps: a key naming the values with more cards than their cap, the most
+        of them any line of that game pairs with pyramid cards (0: none; shifted to its place in the
+        programme's keys), the talon cards of those values, their :data:`Check`, the sum of their
+        caps."""
         used = self.usage(pyramid, counts)
-        alone = caps = tight = total = 0
+        uses = self._uses.get(used)
+        if uses is None:
+            uses = self._uses[used] = self._values_used(used)
+        key = used | (counts & uses[1]) << 48
+        caps = self._caps.get(key)
+        if caps is None:
+            caps = self._caps[key] = self._caps_of(used, counts)
+        return (uses[0], self.plain.gains_bound(pyramid, counts)[1], self._pairable(counts)) + caps
+
+    def _values_used(self, used: int) -> tuple[int, int]:
+        """For a wide vector of the most cards of each value some line uses: the talon cards of the
+        values used, and the count-vector fields of those values."""
+        alone = fields = 0
+        for value in range(1, 13):
+            if used >> 4 * (value - 1) & 7:
+                alone |= self.value_talon[value]
+                fields |= FIELD_MASK << FIELD_BITS * (value - 1)
+        return alone, fields
+
+    def _caps_of(self, used: int, counts: int) -> tuple[int, int, tuple[Check, ...], int]:
+        """The caps part of :meth:`_know`'s answer."""
+        caps = tight = total = 0
         checks = []
         for value in range(1, 13):
             cap = used >> 4 * (value - 1) & 7
-            if cap:
-                alone |= self.value_talon[value]
-                if counts >> (FIELD_BITS * (value - 1)) & FIELD_MASK > cap:
-                    caps |= (8 | cap) << (4 * (value - 1))
-                    tight |= self.value_talon[value]
-                    total += cap
-                    checks.append((FIELD_BITS * (value - 1), FIELD_BITS * (12 - value), cap))
-        return (alone, self.plain.gains_bound(pyramid, counts)[1], self._pairable(counts), caps, tight,
-                tuple(checks), total)
+            if cap and counts >> (FIELD_BITS * (value - 1)) & FIELD_MASK > cap:
+                caps |= (8 | cap) << 4 * (value - 1)
+                tight |= self.value_talon[value]
+                total += cap
+                checks.append((FIELD_BITS * (value - 1), FIELD_BITS * (12 - value), cap))
+        return caps << 2 * END, tight, tuple(checks), total
 
     def _pairable(self, counts: int) -> int:
         """The talon cards (a mask of every index) whose partner value these counts hold."""
@@ -138,11 +173,15 @@ class TalonOrderBound:
         self.budget.tick()
         most = 0
         for mask in shape.pairs:
-            most = wide_max(most, self.usage(pyramid & ~mask, counts))
+            found = self.usage(pyramid & ~mask, counts)
+            greater = (((most | GUARDS) - found & GUARDS) >> 3) * 15  # wide_max, inline
+            most = most & greater | found & ~greater
         for bit, value in shape.singles:
             step = UNITS[value]
             if counts & step * 7:
-                most = wide_max(most, self.usage(pyramid & ~bit, counts - step) + WIDE[value])
+                found = self.usage(pyramid & ~bit, counts - step) + WIDE[value]
+                greater = (((most | GUARDS) - found & GUARDS) >> 3) * 15
+                most = most & greater | found & ~greater
         self._usage[key] = most
         return most
 
@@ -203,12 +242,13 @@ def most_removed(cards: int, alone: int, partners: tuple[int, ...], units: tuple
             span = (cards >> left & ((2 << (right - left)) - 1)).bit_count()
             if span + most[beyond] > best:
                 best = span + most[beyond]
-            inside = below[following] - below[right]
-            found = totals.get(inside)
-            if found is None:
-                found = pair_total(inside, totals)
-            if found + 1 + pairs[beyond] > best_pairs:
-                best_pairs = found + 1 + pairs[beyond]
+            if span // 2 + pairs[beyond] > best_pairs:  # else the counts cannot do better either
+                inside = below[following] - below[right]
+                found = totals.get(inside)
+                if found is None:
+                    found = pair_total(inside, totals)
+                if found + 1 + pairs[beyond] > best_pairs:
+                    best_pairs = found + 1 + pairs[beyond]
         removable[left] = reach
         most[left] = best
         pairs[left] = best_pairs
@@ -218,14 +258,30 @@ def most_removed(cards: int, alone: int, partners: tuple[int, ...], units: tuple
     return most[following], pairs[following]
 
 
+def inside_of(inside: int, checks: tuple[Check, ...]) -> int:
+    """Of the cards inside a pair (a count vector): -1 when a value's cards there outnumber its
+    partner's by more than its cap (``checks``), else 16 times the cards of the capped values that
+    must leave alone there plus the most pairs the cards make (:func:`pair_total`)."""
+    forced = 0
+    for shift, partner_shift, cap in checks:
+        extra = (inside >> shift & FIELD_MASK) - (inside >> partner_shift & FIELD_MASK)
+        if extra > 0:
+            if extra > cap:
+                return -1
+            forced += extra
+    return forced << 4 | pair_total(inside, {})
+
+
 def most_removed_capped(cards: int, alone: int, partners: tuple[int, ...], units: tuple[int, ...],
-                        totals: dict[int, int], tight: int, checks: tuple[Check, ...]) -> tuple[int, int, int]:
+                        insides: dict[int, int], tight: int, checks: tuple[Check, ...]) -> tuple[int, int, int]:
     """:func:`most_removed` where the cards of ``tight`` (a mask of every index) of each value of
     ``checks`` may leave alone at most ``cap`` times in all.  Inside a pair, the cards of a value
     beyond those of its partner value there must leave alone (a card inside pairs only inside:
     pairs never cross): a pair whose inside needs more than the cap of a value is left out.
     Returns (the most cards, the bound on the pairs, the most cards counting no capped card that
-    leaves alone outside every pair and none inside a pair that must: add the caps to it)."""
+    leaves alone outside every pair and none inside a pair that must: add the caps to it).
+    ``insides`` memoises, by an inside's count vector, what :func:`inside_of` says of it under
+    these ``checks``."""
     removable = [0] * (END + 1)
     most = [0] * (END + 1)
     pairs = [0] * (END + 1)
@@ -256,24 +312,18 @@ def most_removed_capped(cards: int, alone: int, partners: tuple[int, ...], units
             beyond = after[right]
             reach |= removable[beyond]
             inside = below[following] - below[right]
-            forced = 0
-            for shift, partner_shift, cap in checks:
-                extra = (inside >> shift & FIELD_MASK) - (inside >> partner_shift & FIELD_MASK)
-                if extra > 0:
-                    if extra > cap:
-                        break
-                    forced += extra
-            else:
-                span = (cards >> left & ((2 << (right - left)) - 1)).bit_count()
-                if span + most[beyond] > best:
-                    best = span + most[beyond]
-                if span - forced + spared[beyond] > best_spared:
-                    best_spared = span - forced + spared[beyond]
-                found = totals.get(inside)
-                if found is None:
-                    found = pair_total(inside, totals)
-                if found + 1 + pairs[beyond] > best_pairs:
-                    best_pairs = found + 1 + pairs[beyond]
+            found = insides.get(inside)
+            if found is None:
+                found = insides[inside] = inside_of(inside, checks)
+            if found < 0:
+                continue  # a value's cards inside need more than its cap
+            span = (cards >> left & ((2 << (right - left)) - 1)).bit_count()
+            if span + most[beyond] > best:
+                best = span + most[beyond]
+            if span - (found >> 4) + spared[beyond] > best_spared:
+                best_spared = span - (found >> 4) + spared[beyond]
+            if (found & 15) + 1 + pairs[beyond] > best_pairs:
+                best_pairs = (found & 15) + 1 + pairs[beyond]
         removable[left] = reach
         most[left] = best
         pairs[left] = best_pairs
