@@ -17,10 +17,10 @@ Hence two upper bounds on the non-king cards still removable from a position, of
 * the most cards the multiset game without talon pairs removes, plus twice the most talon pairs
   that order allows (a pair and at most the pairs the counts of the cards between it make).
 
-And, where they still pass, the same two with caps (B2's caps): a talon card of value ``v``
-leaving alone takes a pyramid card of value ``13 - v`` with it, so at most as many as the pyramid
-still holds of that value leave alone, while the cards inside a pair that no partner inside it can
-take must leave alone.
+And, where a value has more talon cards than it may lose alone, the same two with caps (B2's caps):
+the talon cards that leave alone make, with the pyramid's removals, a line of that game, so no more
+cards of a value ``v`` leave alone than the most any of its lines pairs with pyramid cards (its
+cap), while the cards inside a pair that no partner inside it can take must leave alone.
 
 docs/solver.md, B2.
 """
