@@ -104,7 +104,8 @@ class Maximise:
             if gains[1] < room:
                 return False
             if self.order_bound is not None:
-                return self.order_bound.reaches(pyramid, talon, counts, gains[0], room)
+                return (self.order_bound.reaches(pyramid, talon, counts, gains[0], room)
+                        and self.talon_set.reaches(pyramid, talon & ~tables.talon_kings, room))
         if self.waste_stack is None or recycles != self.limit:
             return True
         stock = talon >> drawn << drawn  # L5: the waste in its order (never weaker than the multiset game)

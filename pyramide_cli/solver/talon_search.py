@@ -19,6 +19,7 @@ from .maximise import PASS_SHIFT, TALON_KEY_SHIFT, Maximise, Step
 from .relaxation import KEY_SHIFT, Gains, Relaxation
 from .segments import LastPassSegments
 from .talon_order import TalonOrderBound
+from .talon_set import TalonSetBound
 from .tables import DealTables, Shape
 from .waste_stack import WasteStack
 
@@ -80,6 +81,9 @@ class TalonSearch(Maximise):
         """B1's gains by pyramid and count vector (phase 2 asks the same ones at many nodes)."""
         self.order_bound = TalonOrderBound(tables, budget) if rules.waste_pair or rules.stock_top else None
         """B2, phase 2's bound on the cards in all with the talon's order (talon pairs only)."""
+        self.talon_set = (TalonSetBound(tables, relaxation, budget, self.order_bound)
+                          if self.order_bound is not None else None)
+        """B4, the talon-set game, asked where B2 lets a node through."""
 
     # -- positions ---------------------------------------------------------------------------------
     def normalise(self, pyramid: int, talon: int, drawn: int) -> tuple[int, int, int]:

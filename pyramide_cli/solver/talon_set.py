@@ -1,0 +1,100 @@
+"""B4: under talon pairs, the most cards still removable when the talon is a set in its order.
+
+The *talon-set game* relaxes the real game's talon differently from the multiset game (B1) and B2:
+the pyramid plays exactly; a talon card may go with any free pyramid card of the partner value at
+any time (the pointer and the passes are forgotten); two talon cards making 13 may go together only
+when no talon card left lies between them (they are neighbours among the talon cards left, as the
+waste top and the stock's top, or the card under the waste top, always are: the waste and the stock
+keep the talon's order, R9).  Every real move is a move of this game, so its most cards removed
+bound the real ones.  Talon kings are left out (B1 counts them as removable already).
+
+Talon pairs are played last: a pair of neighbours stays neighbours while only pyramid moves (which
+never need a talon card's place) come between, so moving every pyramid move of a line before its
+talon pairs keeps the line legal and reaches the same cards.  The most cards of a position are
+then the best, over the positions its pyramid moves reach, of the cards those moves remove plus the
+most talon cards pairs of neighbours can take from what is left (:func:`~.talon_order.most_removed`
+with no card leaving alone).  Unlike B1 and B2, it knows which copy of a value a pyramid card took,
+so the pairs the talon's order allows are counted on the cards the same line leaves.
+
+docs/solver.md, B4.
+"""
+
+from __future__ import annotations
+
+from .budget import Budget
+from .relaxation import KEY_SHIFT, Relaxation
+from .tables import DealTables
+from .talon_order import TalonOrderBound, most_removed
+
+
+class TalonSetBound:
+    """The talon-set game of one deal, memoised across the nodes of a solve."""
+
+    def __init__(self, tables: DealTables, relaxation: Relaxation, budget: Budget, order: TalonOrderBound) -> None:
+        """``order``: B2, whose bounds hold in this game too (they bound its positions below B1's)."""
+        self.order = order
+        partners, units = order.partners, order.units
+        self.tables = tables
+        self.relaxation = relaxation
+        self.budget = budget
+        self.partners = partners
+        self.units = units
+        self.value_talon = tables.talon_cards.value_talon
+        self._low: dict[int, int] = {}
+        self._high: dict[int, int] = {}
+        self._pairs: dict[int, int] = {}
+        self._totals: dict[int, int] = {}
+
+    def reaches(self, pyramid: int, talon: int, need: int) -> bool:
+        """Whether the talon-set game removes at least ``need`` cards (pyramid kings included) from the
+        pyramid and the talon cards ``talon`` (a mask without kings).  A search for that many, not
+        the most: what it proves of a position (at least so many, at most so many) is kept."""
+        shape_of = self.tables.shape
+        shape = shape_of(pyramid)
+        while shape.kings:
+            need -= shape.kings.bit_count()
+            pyramid &= ~shape.kings
+            shape = shape_of(pyramid)
+        if need <= 0:
+            return True
+        key = pyramid | talon << KEY_SHIFT
+        low = self._low.get(key, -1)
+        if low >= need:
+            return True
+        high = self._high.get(key)
+        if high is None:
+            high = self.relaxation.gains_bound(pyramid, self.tables.counts(talon))[1]
+            pairs = self._pairs.get(talon)
+            if pairs is None:
+                pairs = self._pairs[talon] = most_removed(talon, 0, self.partners, self.units, self._totals)[0]
+            if pairs > low:
+                low = self._low[key] = pairs
+                if low >= need:
+                    self._high[key] = high
+                    return True
+        if high < need:
+            self._high[key] = high
+            return False
+        if not self.order.reaches(pyramid, talon, self.tables.counts(talon),
+                                  self.relaxation.gains_bound(pyramid, self.tables.counts(talon))[0], need):
+            self._high[key] = need - 1
+            return False
+        self.budget.tick()
+        reaches = self.reaches
+        for mask in shape.pairs:
+            if reaches(pyramid & ~mask, talon, need - 2):
+                self._low[key] = need
+                self._high[key] = high
+                return True
+        value_talon = self.value_talon
+        for bit, value in shape.singles:
+            cards = talon & value_talon[value]
+            while cards:
+                low_card = cards & -cards
+                cards ^= low_card
+                if reaches(pyramid & ~bit, talon ^ low_card, need - 2):
+                    self._low[key] = need
+                    self._high[key] = high
+                    return True
+        self._high[key] = need - 1
+        return False
