@@ -77,7 +77,8 @@ class Maximise:
                        shape: Shape | None = None) -> bool:
         """B1: whether this node's upper bounds beat the best found.  In the last pass under L1 the
         waste below its highest card nothing can remove is out of reach for good: those cards stay.
-        When only the cards in all could beat it, B2 (talon pairs) may still say no."""
+        When only the cards in all could beat it, B2 (talon pairs) may still say no, and after it B4
+        (the talon-set game)."""
         tables = self.tables
         reach = talon
         if self.last_pass_cut and recycles == self.limit:
@@ -105,7 +106,8 @@ class Maximise:
                 return False
             if self.order_bound is not None:
                 return (self.order_bound.reaches(pyramid, talon, counts, gains[0], room)
-                        and self.talon_set.reaches(pyramid, talon & ~tables.talon_kings, room))
+                        and (self.talon_set is None
+                             or self.talon_set.reaches(pyramid, talon & ~tables.talon_kings, room)))
         if self.waste_stack is None or recycles != self.limit:
             return True
         stock = talon >> drawn << drawn  # L5: the waste in its order (never weaker than the multiset game)
