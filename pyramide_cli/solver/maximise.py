@@ -107,7 +107,7 @@ class Maximise:
             if self.order_bound is not None:
                 return (self.order_bound.reaches(pyramid, talon, counts, gains[0], room)
                         and (self.talon_set is None
-                             or self.talon_set.reaches(pyramid, talon & ~tables.talon_kings, room)))
+                             or not self.talon_set.cuts(pyramid, talon & ~tables.talon_kings, room, gains[1])))
         if self.waste_stack is None or recycles != self.limit:
             return True
         stock = talon >> drawn << drawn  # L5: the waste in its order (never weaker than the multiset game)

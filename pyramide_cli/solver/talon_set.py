@@ -26,6 +26,9 @@ from .relaxation import KEY_SHIFT, Relaxation
 from .tables import DealTables
 from .talon_order import TalonOrderBound, most_removed
 
+TRIAL = 100
+TRIAL_SHARE = 4
+
 
 class TalonSetBound:
     """The talon-set game of one deal, memoised across the nodes of a solve."""
@@ -40,15 +43,32 @@ class TalonSetBound:
         self.partners = partners
         self.units = units
         self.value_talon = tables.talon_cards.value_talon
+        self.asked = self.cut = 0
         self._low: dict[int, int] = {}
         self._high: dict[int, int] = {}
         self._pairs: dict[int, int] = {}
         self._totals: dict[int, int] = {}
 
-    def reaches(self, pyramid: int, talon: int, need: int) -> bool:
+    def cuts(self, pyramid: int, talon: int, need: int, high: int) -> bool:
+        """Whether B4 cuts a node whose pyramid is ``pyramid``, whose talon cards are ``talon`` (no
+        kings) and which must remove ``need`` more cards to beat the best (``high``: B1's bound on them,
+        which B2 let through).  On trial: once it has been
+        asked :data:`TRIAL` times and cut fewer than one node in :data:`TRIAL_SHARE`, it is no longer
+        asked in this solve (counted in nodes, so the same on every machine)."""
+        if self.asked >= TRIAL and self.cut * TRIAL_SHARE < self.asked:
+            return False
+        self.asked += 1
+        if self.reaches(pyramid, talon, need, high):
+            return False
+        self.cut += 1
+        return True
+
+    def reaches(self, pyramid: int, talon: int, need: int, checked: int = 0) -> bool:
         """Whether the talon-set game removes at least ``need`` cards (pyramid kings included) from the
         pyramid and the talon cards ``talon`` (a mask without kings).  A search for that many, not
-        the most: what it proves of a position (at least so many, at most so many) is kept."""
+        the most: what it proves of a position (at least so many, at most so many) is kept.
+        ``checked``: B1's bound on the position when B1 and B2 were already asked of it for ``need``
+        (0: ask them here)."""
         shape_of = self.tables.shape
         shape = shape_of(pyramid)
         while shape.kings:
@@ -63,7 +83,7 @@ class TalonSetBound:
             return True
         high = self._high.get(key)
         if high is None:
-            high = self.relaxation.gains_bound(pyramid, self.tables.counts(talon))[1]
+            high = checked or self.relaxation.gains_bound(pyramid, self.tables.counts(talon))[1]
             pairs = self._pairs.get(talon)
             if pairs is None:
                 pairs = self._pairs[talon] = most_removed(talon, 0, self.partners, self.units, self._totals)[0]
@@ -75,7 +95,7 @@ class TalonSetBound:
         if high < need:
             self._high[key] = high
             return False
-        if not self.order.reaches(pyramid, talon, self.tables.counts(talon),
+        if not checked and not self.order.reaches(pyramid, talon, self.tables.counts(talon),
                                   self.relaxation.gains_bound(pyramid, self.tables.counts(talon))[0], need):
             self._high[key] = need - 1
             return False
