@@ -56,6 +56,61 @@ def played_out(tables: DealTables, pyramid: int, talon: int) -> int:
     return best(pyramid, talon)
 
 
+def played_out_by_pyramid(tables: DealTables, pyramid: int, talon: int) -> dict[int, int]:
+    """As :func:`played_out`, but for each number of pyramid cards some line removes, the most cards
+    in all such a line removes."""
+    values = tables.talon_values
+
+    @cache
+    def best(pyramid: int, talon: int) -> tuple[tuple[int, int], ...]:
+        shape = tables.shape(pyramid)
+        found = {0: 0}
+
+        def add(lines: tuple[tuple[int, int], ...], pyramid_cards: int, cards: int) -> None:
+            for removed, total in lines:
+                key = removed + pyramid_cards
+                found[key] = max(found.get(key, 0), total + cards)
+
+        for bit in range(28):
+            if shape.kings >> bit & 1:
+                add(best(pyramid ^ 1 << bit, talon), 1, 1)
+        for mask in shape.pairs:
+            add(best(pyramid & ~mask, talon), 2, 2)
+        for bit, value in shape.singles:
+            for index in range(24):
+                if talon >> index & 1 and values[index] == value:
+                    add(best(pyramid & ~bit, talon ^ 1 << index), 1, 2)
+        for first, second in pairwise([index for index in range(24) if talon >> index & 1]):
+            if values[first] + values[second] == 13:
+                add(best(pyramid, talon ^ 1 << first ^ 1 << second), 0, 2)
+        return tuple(sorted(found.items()))
+
+    return dict(best(pyramid, talon))
+
+
+@pytest.mark.parametrize("rules_text", ["T+stock-top", "T+waste-pair+strict", "T+stock-top+cover-pair"])
+def test_the_joint_search_counts_the_pyramid_cards_of_the_same_line(rules_text: str) -> None:
+    """``joint`` (at least so many cards with at least so many pyramid cards, in one line) against the
+    game played out by pyramid cards, asked from above as in a solve; and it must say no somewhere
+    where :meth:`reaches` alone says yes (else it would prune nothing more)."""
+    rules = Rules.parse(rules_text)
+    stricter = 0
+    for seed in range(30):
+        position = small_position(seed, rules, seed, slots=1 + seed % 3, talon_size=8 + seed % 5)
+        tables = DealTables(position.deal)
+        budget = Budget(DEFAULT_LIMITS)
+        relaxation = Relaxation(tables, budget)
+        bound = TalonSetBound(tables, relaxation, budget, TalonOrderBound(tables, budget))
+        talon = position.talon & ~tables.talon_kings
+        lines = played_out_by_pyramid(tables, position.pyramid, talon)
+        for pyramid_need in range(1, max(lines) + 2):
+            for need in range(max(lines.values()) + 2, 0, -1):
+                expected = any(cards >= need for removed, cards in lines.items() if removed >= pyramid_need)
+                assert bound.joint(position.pyramid, talon, need, pyramid_need) is expected, (seed, need, pyramid_need)
+                stricter += not expected and bound.reaches(position.pyramid, talon, need)
+    assert stricter
+
+
 def most_reached(bound: TalonSetBound, pyramid: int, talon: int, start: int) -> int:
     """The highest number of cards, from ``start`` down, the game's search says it reaches."""
     need = start

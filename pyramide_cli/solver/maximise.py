@@ -105,9 +105,16 @@ class Maximise:
             if gains[1] < room:
                 return False
             if self.order_bound is not None:
-                return (self.order_bound.reaches(pyramid, talon, counts, gains[0], room)
-                        and (self.talon_set is None
-                             or not self.talon_set.cuts(pyramid, talon & ~tables.talon_kings, room, gains[1])))
+                if not self.order_bound.reaches(pyramid, talon, counts, gains[0], room):
+                    return False
+                if self.talon_set is None:
+                    return True
+                removed = 28 - pyramid.bit_count()
+                if removed + gains[0] == self.best[0] and self.max_all > self.best[1]:
+                    # beat the best's cards in all with its pyramid cards, or the most cards with fewer
+                    return not self.talon_set.cuts(pyramid, talon & ~tables.talon_kings, room, gains[1],
+                                                   self.best[0] - removed, room + self.max_all - self.best[1])
+                return not self.talon_set.cuts(pyramid, talon & ~tables.talon_kings, room, gains[1])
         if self.waste_stack is None or recycles != self.limit:
             return True
         stock = talon >> drawn << drawn  # L5: the waste in its order (never weaker than the multiset game)

@@ -26,6 +26,7 @@ from .relaxation import KEY_SHIFT, Relaxation
 from .tables import DealTables
 from .talon_order import TalonOrderBound, most_removed
 
+JOINT_SHIFT = KEY_SHIFT + 24
 TRIAL = 100
 TRIAL_SHARE = 4
 
@@ -45,20 +46,26 @@ class TalonSetBound:
         self.value_talon = tables.talon_cards.value_talon
         self.asked = self.cut = 0
         self._low: dict[int, int] = {}
+        self._joint_low: dict[int, int] = {}
+        self._joint_high: dict[int, int] = {}
         self._high: dict[int, int] = {}
         self._pairs: dict[int, int] = {}
         self._totals: dict[int, int] = {}
 
-    def cuts(self, pyramid: int, talon: int, need: int, high: int) -> bool:
+    def cuts(self, pyramid: int, talon: int, need: int, high: int, pyramid_need: int = 0, wider: int = 0) -> bool:
         """Whether B4 cuts a node whose pyramid is ``pyramid``, whose talon cards are ``talon`` (no
         kings) and which must remove ``need`` more cards to beat the best (``high``: B1's bound on them,
-        which B2 let through).  On trial: once it has been
+        which B2 let through; ``pyramid_need``, when not 0: it must remove that many pyramid cards too,
+        or else ``wider`` cards in all).  On trial: once it has been
         asked :data:`TRIAL` times and cut fewer than one node in :data:`TRIAL_SHARE`, it is no longer
         asked in this solve (counted in nodes, so the same on every machine)."""
         if self.asked >= TRIAL and self.cut * TRIAL_SHARE < self.asked:
             return False
         self.asked += 1
-        if self.reaches(pyramid, talon, need, high):
+        if pyramid_need:
+            if self.reaches(pyramid, talon, wider) or self.joint(pyramid, talon, need, pyramid_need):
+                return False
+        elif self.reaches(pyramid, talon, need, high):
             return False
         self.cut += 1
         return True
@@ -117,4 +124,55 @@ class TalonSetBound:
                     self._high[key] = high
                     return True
         self._high[key] = need - 1
+        return False
+
+    def joint(self, pyramid: int, talon: int, need: int, pyramid_need: int) -> bool:
+        """Whether one line of the talon-set game removes at least ``need`` cards and, among them, at
+        least ``pyramid_need`` pyramid cards (as :meth:`reaches`, what it proves kept; talon pairs
+        take no pyramid card, so they are only asked once the pyramid cards are there)."""
+        shape_of = self.tables.shape
+        shape = shape_of(pyramid)
+        while shape.kings:
+            need -= shape.kings.bit_count()
+            pyramid_need -= shape.kings.bit_count()
+            pyramid &= ~shape.kings
+            shape = shape_of(pyramid)
+        if pyramid_need <= 0:
+            return self.reaches(pyramid, talon, need)
+        key = pyramid | talon << KEY_SHIFT | pyramid_need << JOINT_SHIFT
+        if self._joint_low.get(key, -1) >= need:
+            return True
+        high = self._joint_high.get(key)
+        if high is None:
+            gains = self.relaxation.gains_bound(pyramid, self.tables.counts(talon))
+            high = gains[1] if gains[0] >= pyramid_need else -1
+        if high < need:
+            self._joint_high[key] = high
+            return False
+        if not self.order.reaches(pyramid, talon, self.tables.counts(talon),
+                                  self.relaxation.gains_bound(pyramid, self.tables.counts(talon))[0], need):
+            self._joint_high[key] = need - 1
+            return False
+        self.budget.tick()
+        joint = self.joint
+        found = False
+        for mask in shape.pairs:
+            if joint(pyramid & ~mask, talon, need - 2, pyramid_need - 2):
+                found = True
+                break
+        else:
+            value_talon = self.value_talon
+            for bit, value in shape.singles:
+                cards = talon & value_talon[value]
+                while cards and not found:
+                    low_card = cards & -cards
+                    cards ^= low_card
+                    found = joint(pyramid & ~bit, talon ^ low_card, need - 2, pyramid_need - 1)
+                if found:
+                    break
+        if found:
+            self._joint_low[key] = need
+            self._joint_high[key] = high
+            return True
+        self._joint_high[key] = need - 1
         return False
