@@ -14,7 +14,8 @@ talon pairs keeps the line legal and reaches the same cards.  The most cards of 
 then the best, over the positions its pyramid moves reach, of the cards those moves remove plus the
 most talon cards pairs of neighbours can take from what is left (:func:`~.talon_order.most_removed`
 with no card leaving alone).  Unlike B1 and B2, it knows which copy of a value a pyramid card took,
-so the pairs the talon's order allows are counted on the cards the same line leaves.
+so the pairs the talon's order allows are counted on the cards the same line leaves.  Where a node
+must match the best's pyramid cards, :meth:`TalonSetBound.joint` asks for both in one line.
 
 docs/solver.md, B4.
 """
