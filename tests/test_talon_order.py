@@ -19,13 +19,12 @@ import pytest
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import solve, talon_search
 from pyramide_cli.solver.budget import Budget
 from pyramide_cli.solver import DEFAULT_LIMITS
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import FIELD_BITS, DealTables, unit
 from pyramide_cli.solver.talon_order import WIDE, TalonOrderBound, most_removed, most_removed_capped, wide_max
-from reference_search import reference_search, small_position
+from reference_search import reference_search, small_position, solve_with_and_without
 
 
 def played_out(values: list[int], alone: int, caps: dict[int, int] | None = None) -> tuple[int, int]:
@@ -180,15 +179,4 @@ def test_the_bound_is_never_below_what_the_plain_search_removes(rules_text: str)
 @pytest.mark.parametrize(("rules_text", "number"), [("T+stock-top", 614), ("T+waste-pair", 300)])
 def test_whole_solves_with_and_without_the_bound_agree(monkeypatch: pytest.MonkeyPatch, rules_text: str,
                                                        number: int) -> None:
-    deal = Deal.from_number(number, Rules.parse(rules_text))
-    with_bound = solve(deal)
-    monkeypatch.setattr(talon_search, "TalonOrderBound", lambda tables, budget: None)
-    without = solve(deal)
-    assert with_bound.verdict is without.verdict
-    assert (with_bound.max_pyramid_removed, with_bound.max_removed) == (without.max_pyramid_removed,
-                                                                       without.max_removed)
-    end = Position.start(deal)  # the best line may differ (the probe may now finish first), not where it gets
-    for move in with_bound.best_line:
-        end = end.apply(move)
-    assert 28 - end.pyramid.bit_count() == without.max_pyramid_removed
-    assert with_bound.states < without.states  # it pruned
+    solve_with_and_without(monkeypatch, Deal.from_number(number, Rules.parse(rules_text)), "TalonOrderBound")
