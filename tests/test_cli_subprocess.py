@@ -280,7 +280,7 @@ def test_make_play_on_a_finished_game_keeps_it_and_deals_a_new_one_at_a_terminal
         os.write(controller, b"draw\n")
         read_until(b"pyramide> ", 10)
         os.write(controller, b"restart\n")
-        read_until(b"Go on? [y/N] ")
+        read_until(b"not counted in your statistics. [y/N] ")
         os.write(controller, b"y\n")
         read_until(b"The same deal again")
         os.write(controller, b"quit\n")
@@ -294,5 +294,9 @@ def test_make_play_on_a_finished_game_keeps_it_and_deals_a_new_one_at_a_terminal
     assert "A new deal: PY1-N-" in text and "Type help for the commands" in text
     kept = {path.name.split("-", 3)[3]: path for path in (home / "games").iterdir()}  # without the date
     assert len(kept) == 2 and kept[f"{WON_N_CODE}-won.yaml"].read_bytes() == finished
-    assert [name for name in kept if name.endswith("-resigned.yaml")]  # the new deal, resigned by restart
+    assert [name for name in kept if name.endswith("-playing.yaml")]  # the new deal's attempt, kept by restart
     assert load_game(tmp_path / "g.yaml").data.history == ()
+    from pyramide_cli.storage.stats import StatsDB
+
+    records = StatsDB(home / "stats.sqlite3").games()
+    assert [record.result for record in records] == ["won"]  # the restarted attempt is not counted
