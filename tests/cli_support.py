@@ -109,3 +109,50 @@ def unwritable_folder(folder: Path) -> Iterator[Path]:
         yield folder
     finally:
         subprocess.run(["chattr", "-i", str(folder)], capture_output=True)
+
+
+class Terminal:
+    """``python -m pyramide_cli ARGS`` on a pseudo-terminal (POSIX), as a person at a terminal runs it:
+    :meth:`read_until` collects what it prints until a marker shows, :meth:`write` types.  A context
+    manager: the process is killed and the terminal closed on the way out, whatever happened."""
+
+    def __init__(self, *args: str, cwd: Path, env: dict[str, str] | None = None) -> None:
+        import pty
+
+        self.controller, terminal = pty.openpty()
+        environment = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", **(env or {})}
+        self.process = subprocess.Popen([sys.executable, "-m", "pyramide_cli", *args], cwd=cwd, stdin=terminal,
+                                        stdout=terminal, stderr=terminal, env=environment, close_fds=True)
+        os.close(terminal)
+        self.output = b""
+
+    def read_until(self, marker: bytes, seconds: float = 30) -> bool:
+        """Read until ``marker`` has been printed (True) or ``seconds`` have passed (False)."""
+        import select
+        import time
+
+        deadline = time.monotonic() + seconds
+        while marker not in self.output and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.controller], [], [], 0.2)
+            if ready:
+                try:
+                    self.output += os.read(self.controller, 65536)
+                except OSError:
+                    break
+        return marker in self.output
+
+    def write(self, typed: bytes) -> None:
+        os.write(self.controller, typed)
+
+    @property
+    def text(self) -> str:
+        return self.output.decode(errors="replace")
+
+    def __enter__(self) -> Terminal:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(30)
+        os.close(self.controller)

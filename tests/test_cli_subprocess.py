@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ from pyramide_cli.cli import COMMANDS as COMMAND_MODULE_OF
 from pyramide_cli.storage.files import SaveLock
 from pyramide_cli.storage.save import load_game
 
-from cli_support import EXAMPLES, WON_N_CODE, WON_N_LINE, make_save, run, save_text, unwritable_folder
+from cli_support import EXAMPLES, WON_N_CODE, WON_N_LINE, Terminal, make_save, run, save_text, unwritable_folder
 
 CODE = "PY1-N-AAAAAAS"
 
@@ -140,41 +138,16 @@ def test_two_processes_playing_the_same_save_lose_no_move(tmp_path: Path) -> Non
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
 def test_an_interactive_session_on_a_terminal(tmp_path: Path) -> None:
-    import pty
-
     make_save(tmp_path, CODE)
-    controller, terminal = pty.openpty()
-    environment = {**os.environ, "NO_COLOR": "1", "TERM": "dumb"}
-    process = subprocess.Popen([sys.executable, "-m", "pyramide_cli", "play", "g.yaml", "--ascii"], cwd=tmp_path,
-                               stdin=terminal, stdout=terminal, stderr=terminal, env=environment, close_fds=True)
-    os.close(terminal)
-    output = b""
-
-    def read_until(marker: bytes, seconds: float = 30) -> None:
-        nonlocal output
-        deadline = time.monotonic() + seconds
-        while marker not in output and time.monotonic() < deadline:
-            ready, _, _ = select.select([controller], [], [], 0.2)
-            if ready:
-                try:
-                    output += os.read(controller, 65536)
-                except OSError:
-                    break
-
-    try:
-        read_until(b"pyramide> ")
-        os.write(controller, b"KC\n")
-        read_until(b"KC: removed KC (+10)")
-        read_until(b"pyramide> ")
-        os.write(controller, b"quit\n")
-        read_until(b"Saved to g.yaml")
-        assert process.wait(30) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-        os.close(controller)
-    text = output.decode()
-    assert "Type help for the commands" in text and "| score 10 |" in text
+    with Terminal("play", "g.yaml", "--ascii", cwd=tmp_path) as terminal:
+        terminal.read_until(b"pyramide> ")
+        terminal.write(b"KC\n")
+        terminal.read_until(b"KC: removed KC (+10)")
+        terminal.read_until(b"pyramide> ")
+        terminal.write(b"quit\n")
+        terminal.read_until(b"Saved to g.yaml")
+        assert terminal.process.wait(30) == 0
+    assert "Type help for the commands" in terminal.text and "| score 10 |" in terminal.text
     assert [str(move) for move in load_game(tmp_path / "g.yaml").data.history] == ["KC"]
 
 
@@ -251,48 +224,28 @@ def test_the_examples_replay_as_make_replay_examples_says(tmp_path: Path) -> Non
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
 def test_make_play_on_a_finished_game_keeps_it_and_deals_a_new_one_at_a_terminal(tmp_path: Path) -> None:
-    import pty
-
     make_save(tmp_path, WON_N_CODE, *WON_N_LINE)
     finished = (tmp_path / "g.yaml").read_bytes()
     home = tmp_path / "home"
-    controller, terminal = pty.openpty()
-    environment = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "PYRAMIDE_HOME": str(home)}
-    process = subprocess.Popen([sys.executable, "-m", "pyramide_cli", "play", "g.yaml", "--new-if-finished", "--ascii"],
-                               cwd=tmp_path, stdin=terminal, stdout=terminal, stderr=terminal, env=environment,
-                               close_fds=True)
-    os.close(terminal)
-    output = b""
-
-    def read_until(marker: bytes, seconds: float = 30) -> None:
-        nonlocal output
-        deadline = time.monotonic() + seconds
-        while marker not in output and time.monotonic() < deadline:
-            ready, _, _ = select.select([controller], [], [], 0.2)
-            if ready:
-                try:
-                    output += os.read(controller, 65536)
-                except OSError:
-                    break
-
-    try:
-        read_until(b"pyramide> ")
-        os.write(controller, b"draw\n")
-        read_until(b"pyramide> ", 10)
-        os.write(controller, b"restart\n")
-        read_until(b"Go on? [y/N] ")
-        os.write(controller, b"y\n")
-        read_until(b"The same deal again")
-        os.write(controller, b"quit\n")
-        read_until(b"Saved to g.yaml")
-        assert process.wait(30) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-        os.close(controller)
-    text = output.decode()
+    with Terminal("play", "g.yaml", "--new-if-finished", "--ascii", cwd=tmp_path,
+                  env={"PYRAMIDE_HOME": str(home)}) as terminal:
+        terminal.read_until(b"pyramide> ")
+        terminal.write(b"draw\n")
+        terminal.read_until(b"pyramide> ", 10)
+        terminal.write(b"restart\n")
+        terminal.read_until(b"not counted in your statistics. [y/N] ")
+        terminal.write(b"y\n")
+        terminal.read_until(b"The same deal again")
+        terminal.write(b"quit\n")
+        terminal.read_until(b"Saved to g.yaml")
+        assert terminal.process.wait(30) == 0
+    text = terminal.text
     assert "A new deal: PY1-N-" in text and "Type help for the commands" in text
     kept = {path.name.split("-", 3)[3]: path for path in (home / "games").iterdir()}  # without the date
     assert len(kept) == 2 and kept[f"{WON_N_CODE}-won.yaml"].read_bytes() == finished
-    assert [name for name in kept if name.endswith("-resigned.yaml")]  # the new deal, resigned by restart
+    assert [name for name in kept if name.endswith("-playing.yaml")]  # the new deal's attempt, kept by restart
     assert load_game(tmp_path / "g.yaml").data.history == ()
+    from pyramide_cli.storage.stats import StatsDB
+
+    records = StatsDB(home / "stats.sqlite3").games()
+    assert [record.result for record in records] == ["won"]  # the restarted attempt is not counted

@@ -68,9 +68,35 @@ def test_the_readme_refusal_and_status_line_examples_are_what_prints(
         words = shlex.split(command.split(" | ")[0])
         assert words[0] == "pyramide"
         outcome = invoke(*words[1:])
-        if command.endswith("| tail -1"):
-            printed = outcome.stdout.splitlines()[-1:]
+        if " | tail -" in command:
+            printed = outcome.stdout.splitlines()[-int(command.rsplit("-", 1)[1]):]
         else:
             assert outcome.stdout == "" and outcome.status in (2, 3), command
             printed = outcome.stderr.splitlines()
         assert printed == expected, command
+
+
+def readme_tour() -> list[str]:
+    """The command lines of the README's tour block (its ```sh block), comments dropped."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("## A 60-second tour", 1)[1].split("```sh\n", 1)[1].split("\n```", 1)[0]
+    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.strip()]
+
+
+def test_the_readme_tour_runs_as_pasted() -> None:
+    """Pasted into a shell, a command that reads the terminal takes the block's next lines as its
+    input: every `pyramide play` of the tour has its moves as arguments or from a pipe, and nothing
+    else in it asks a question (stats --reset without --yes)."""
+    import shlex
+
+    commands = readme_tour()
+    assert len(commands) > 10 and commands[-1].startswith("rm -f")
+    for line in commands:
+        for command in line.split(";"):
+            piped = "|" in command
+            words = shlex.split(command.split("|")[-1])
+            if words[:2] == ["pyramide", "play"]:
+                positional = [word for word in words[2:] if not word.startswith("-")]
+                assert piped or len(positional) > 1, f"reads the terminal when pasted: {line}"
+            if words[:2] == ["pyramide", "stats"]:
+                assert "--reset" not in words or "--yes" in words, line

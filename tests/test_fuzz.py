@@ -167,8 +167,19 @@ HOSTILE_TEXT = st.text(
                      "py1-t-aaaaaab", "PY1-N-" + "7" * 46, "10C+3S", "\udcff\udcfe", "0x" + "f" * 5000, "9" * 5000])
 
 
-VALUE_OPTIONS = {"show": set(), "play": set(), "replay": {"--expect", "--expect-score", "--upto"},
-                 "deal": {"--rules", "-r", "--output", "-o", "--level", "-l", "--seed", "--date", "--from-layout"}}
+def value_options(command: str) -> set[str]:
+    """The option names of ``command`` that take a value, read off the command itself (its Click
+    parameters), so this table and the command line's never disagree."""
+    import typer
+
+    from pyramide_cli.cli import load_commands
+
+    group = typer.main.get_command(load_commands([command]))
+    return {name for param in group.commands[command].params
+            if param.param_type_name == "option" and not param.is_flag and not param.count for name in param.opts}
+
+
+VALUE_OPTIONS = {name: value_options(name) for name in ("show", "play", "replay", "deal")}
 
 
 def wants_json(args: list[str]) -> bool:

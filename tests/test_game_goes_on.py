@@ -128,9 +128,46 @@ def test_resign_at_the_prompt_ends_and_counts_the_game(
         tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     path = make_save(tmp_path, "PY1-N-AAAAAAS", "KC")
     db = tmp_path / "stats.sqlite3"
-    out, _ = prompt(path, monkeypatch, capsys, ["resign", "KD"], db)
+    out, _ = prompt(path, monkeypatch, capsys, ["resign", "n", "resign", "y", "KD"], db)
+    assert out.count("Resign this game? It counts as a loss in your statistics. [y/N] ") == 2  # asked each time
     assert "You resigned this game (score 10, 1 move," in out and "KD: The game is over" in out
     assert [game.termination for game in StatsDB(db).games()] == ["resigned"]
+    assert load_game(path).data.history[-1].kind.value == "resign" and len(load_game(path).data.history) == 2
+
+
+def test_restart_of_a_game_in_progress_is_not_a_resignation(
+        tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22: `restart` replays the same deal; the attempt is kept in the games folder and counted
+    nowhere (no resignation breaks the streak); the game that follows is counted once when it ends."""
+    path = make_save(tmp_path, WON_N_CODE, *WON_N_LINE[:3])
+    db = tmp_path / "stats.sqlite3"
+    out, _ = prompt(path, monkeypatch, capsys, ["restart", "n", "restart", "y", *WON_N_LINE], db)
+    assert out.count("Start this deal again? This game is kept, not counted in your statistics. [y/N] ") == 2
+    [kept] = kept_games(home)
+    assert kept.name.endswith(f"{WON_N_CODE}-playing.yaml") and load_game(kept).data.history == tuple(
+        load_game(kept).game.history)
+    assert [(game.result, game.termination) for game in StatsDB(db).games()] == [("won", "cleared")]
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("fr", ["aide", "talon", "indice", "annuler", "défausse", "quitter", "KC"]),
+    ("sv", ["hjälp", "talong", "tips", "ångra", "kasthög", "avsluta", "KC"]),
+    ("he", ["עזרה", "קופה", "רמז", "בטל", "השלכה", "יציאה", "KC"]),
+])
+def test_the_boards_words_are_commands_in_their_language(
+        tmp_path: Path, home: Path, language: str, words: list[str]) -> None:
+    """Issue 22: help, stock, hint, undo, waste and quit in the player's language, from a pipe; the
+    session ends at the quit word (the KC after it is never played)."""
+    path = make_save(tmp_path, "PY1-N-AAAAAAS")
+    outcome = invoke("--lang", language, "play", str(path), input="\n".join(words) + "\n")
+    assert outcome.status == 0, outcome
+    history = [str(move) for move in load_game(path).data.history]
+    assert history == ["draw", "undo"]  # talon drew, annuler undid; the waste tap only selected its card
+    assert load_game(path).data.hints == 1
+    english = invoke("play", str(path), input="talon\n")
+    assert english.status == 2 and "unknown word 'talon'" in english.stderr  # French words under French only
+    as_argument = invoke("--lang", language, "play", str(path), words[1])
+    assert as_argument.status == 0 and [str(move) for move in load_game(path).data.history][-1] == "draw"
 
 
 def test_hints_at_the_prompt_are_counted_in_the_save_and_the_statistics(

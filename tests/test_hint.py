@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
-from pyramide_cli.analysis.hint import HintKind, heuristic_move, hint_for
+from pyramide_cli.analysis.hint import HintKind, describe, heuristic_move, hint_for, taps_for
+from pyramide_cli.engine.cards import parse_card
+from pyramide_cli.engine.state import playable_cards
 from pyramide_cli.engine.moves import Move, MoveKind
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import SolveLimits, Verdict, solve
@@ -72,3 +74,62 @@ def test_won_and_finished_games() -> None:
         game.apply(move)
     hint = hint_for(game)
     assert hint.kind is HintKind.NONE and hint.move is None and "won" in hint.text
+
+
+def _tapped(game: Game, taps: tuple[str, ...]) -> list:
+    """Tap ``taps`` on a copy of ``game`` as a player would; the tap results."""
+    results = []
+    for tap in taps:
+        results.append(game.tap(tap if tap == "stock" else parse_card(tap)))
+    return results
+
+
+def test_r13_a_hint_starts_from_the_selection_and_its_taps_play_its_move() -> None:
+    """R11–R13, R27: with any playable card selected, tapping the hint's taps plays the hint's move,
+    with no tap refused (a hint that ignored the selection would pair the wrong cards or be refused)."""
+    import random
+
+    chooser = random.Random(7)
+    checked = 0
+    for number in range(12):
+        game = Game(Deal.from_number(number, Rules.parse("T")))
+        for _ in range(chooser.randrange(0, 12)):
+            if game.is_over:
+                break
+            game.push(chooser.choice(game.legal_moves))
+        if game.is_over:
+            continue
+        for selected in [None, *playable_cards(game.position)]:
+            if selected is not None and selected.is_king:
+                continue  # tapping a free king removes it: a king is never left selected
+            game.selected = selected
+            hint = hint_for(game, selected=selected)
+            if hint.move is None:
+                continue
+            player = game.copy()
+            results = _tapped(player, hint.taps)
+            assert all(result.ok for result in results), (game, selected, hint.taps)
+            assert results[-1].move == hint.move and player.history[-1] == hint.move
+            if selected is not None and hint.move.kind is MoveKind.PAIR:
+                assert (selected in hint.move.cards) == (len(hint.taps) == 1)
+                assert str(selected) in hint.text
+            checked += 1
+    assert checked > 40
+
+
+def test_r13_the_issues_two_hints_from_a_selection() -> None:
+    """The two hints of the report: a pair that does not hold the selected card first clears it; a
+    pair that holds it needs one tap, of the other card."""
+    for number in range(100):
+        position = Game(Deal.from_number(number, Rules.parse("T"))).position
+        pairs = [move for move in position.legal_moves() if move.kind is MoveKind.PAIR]
+        others = [card for card in playable_cards(position) if not card.is_king and pairs
+                  and card not in pairs[0].cards]
+        if others:
+            break
+    pair, other = pairs[0], others[0]
+    first, second = pair.cards
+    assert taps_for(position, pair, other) == (str(other), str(first), str(second))
+    assert taps_for(position, pair, first) == (str(second),)
+    assert taps_for(position, pair, None) == (str(first), str(second))
+    assert describe(position, pair, True, first).startswith(f"Tap {second} to pair it with the selected {first}")

@@ -67,11 +67,12 @@ def test_the_board_keeps_its_shape_in_each_language(language: str, ascii_only: b
     flags = ["--ascii"] if ascii_only else []
     english = invoke("show", str(LAYOUT), *flags).stdout.splitlines()
     board = invoke("--lang", language, "show", str(LAYOUT), *flags).stdout.splitlines()
-    assert len(board) == len(english) == 10
+    assert len(board) >= 10 and len(english) >= 10  # the status line may wrap onto a second line (80 columns)
     pyramid = english[:7] if language == "en" else [row.translate(ENGLISH_TO_FRENCH_LETTERS) for row in english[:7]]
     assert board[:7] == pyramid  # the same cards in the same places; R, D, V under fr, he and sv
     assert board[7] == ""
     talon, status = plain(board[8]), plain(board[9])
+    assert all(len(plain(line)) <= 80 for line in board)
     stock, waste, foundation = TALON_WORDS[language]
     assert talon.index(stock) < talon.index(waste) < talon.index(foundation)  # stock left, foundation right
     assert ("7D" if ascii_only else "7♦") in talon

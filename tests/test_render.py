@@ -152,3 +152,30 @@ def test_json_state_of_limited_passes_and_stock_top() -> None:
     assert state["playable"][-1] == str(game.position.stock_top)
     board = render_board(game, Style(ascii=True))
     assert f"stock 24 {game.position.stock_top}" in board
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "he", "sv"])
+def test_the_status_and_the_session_help_fit_80_columns_in_every_language(language: str) -> None:
+    """Issue 22: a daily deal with a level, a long time and a selection, in each language, plain and
+    ASCII: every line of the board and of the session's help is at most 80 columns, and the status
+    lines together still hold every part, in order."""
+    from pyramide_cli.cli.interactive import OVER_HINT, SESSION_HELP
+    from pyramide_cli.cli.render import _visible_length, status_lines, status_parts
+    from pyramide_cli.i18n import set_language, tr
+
+    set_language(language)
+    try:
+        game = game_of("PY1-T-AAAAAAS", *["draw"] * 24, "recycle")
+        game.play("5D")
+        extras = Extras(time_played=36_000.0, level=Level.EXPERT, daily="2026-11-29")
+        for style in (Style(), Style(ascii=True), Style(color=True)):
+            board = render_board(game, style, extras)
+            assert max(_visible_length(line) for line in board.splitlines()) <= 80
+            lines = status_lines(game, style, extras)
+            assert 2 <= len(lines) <= 3
+            separator = " | " if style.ascii else " · "
+            assert separator.join(lines) == separator.join(status_parts(game, style, extras))
+        for line in [*tr(SESSION_HELP).splitlines(), tr(OVER_HINT)]:
+            assert len(line) <= 80, line
+    finally:
+        set_language("en")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.layout import free_slots
 from ..engine.moves import Move, MoveKind
@@ -61,16 +62,27 @@ class Hint:
         }
 
 
-def taps_for(position: Position, move: Move) -> tuple[str, ...]:
-    """How a person plays ``move``: the cards to tap, or the stock."""
+def taps_for(position: Position, move: Move, selected: Card | None = None) -> tuple[str, ...]:
+    """How a person plays ``move`` from the selection ``selected`` (R11–R13): the cards to tap, or the stock.
+
+    A pair whose card is selected needs only its other card; a pair without the selected card
+    starts by tapping the selected card, which clears the selection (a tap on another card would
+    pair with it, or be refused and select that card).  Kings and the stock need no clearing.
+    """
     if move.kind in (MoveKind.DRAW, MoveKind.RECYCLE):
         return ("stock",)
-    return tuple(str(card) for card in move.cards)
+    cards = tuple(str(card) for card in move.cards)
+    if selected is None or move.kind is MoveKind.KING:
+        return cards
+    if selected in move.cards:
+        return tuple(str(card) for card in move.cards if card != selected)
+    return (str(selected), *cards)
 
 
-def describe(position: Position, move: Move, first: bool = False) -> str:
-    """``tap 10C then 3S`` / ``tap KD`` / ``tap the stock to draw`` … (a player's words); ``first``:
-    the same words starting a sentence (``Tap 10C then 3S``), a message of its own for translators."""
+def describe(position: Position, move: Move, first: bool = False, selected: Card | None = None) -> str:
+    """``tap 10C then 3S`` / ``tap KD`` / ``tap the stock to draw`` … (a player's words), the taps of
+    :func:`taps_for` from the selection ``selected``; ``first``: the same words starting a sentence
+    (``Tap 10C then 3S``), a message of its own for translators."""
     if move.kind is MoveKind.DRAW:
         return text("Tap the stock to draw a card") if first else text("tap the stock to draw a card")
     if move.kind is MoveKind.RECYCLE:
@@ -89,15 +101,32 @@ def describe(position: Position, move: Move, first: bool = False) -> str:
         if first:
             return text("Tap {card} to remove the king", card=named[0])
         return text("tap {card} to remove the king", card=named[0])
+    if selected is not None and selected in move.cards:
+        other = named[1] if move.cards[0] == selected else named[0]
+        if first:
+            return text("Tap {card} to pair it with the selected {selected}", card=other, selected=str(selected))
+        return text("tap {card} to pair it with the selected {selected}", card=other, selected=str(selected))
+    if selected is not None:
+        if first:
+            return text("Tap {selected} to clear the selection, then {first} then {second}", selected=str(selected),
+                        first=named[0], second=named[1])
+        return text("tap {selected} to clear the selection, then {first} then {second}", selected=str(selected),
+                    first=named[0], second=named[1])
     if first:
         return text("Tap {first} then {second}", first=named[0], second=named[1])
     return text("tap {first} then {second}", first=named[0], second=named[1])
 
 
-def hint_for(game: Game | Position, limits: SolveLimits = HINT_LIMITS) -> Hint:
-    """The hint for a game's current position, or for a position (the game is not changed)."""
+def hint_for(game: Game | Position, limits: SolveLimits = HINT_LIMITS, *, selected: Card | None = None) -> Hint:
+    """The hint for a game's current position, or for a position (the game is not changed).
+
+    ``selected`` is the player's selection (R13): the hint's taps and words start from it (see
+    :func:`taps_for`); a selection that is no longer in play is ignored.
+    """
     if isinstance(game, Position):
         game = Game.from_position(game)
+    if selected is not None and not game.position.is_playable(selected):
+        selected = None
     position = game.position
     termination = game.termination
     if termination is Termination.CLEARED:
@@ -109,8 +138,8 @@ def hint_for(game: Game | Position, limits: SolveLimits = HINT_LIMITS) -> Hint:
     result = solve(position, limits=limits)
     if result.verdict is Verdict.WINNABLE:
         move = result.solution[0]
-        return Hint(HintKind.WINNING, move, taps_for(position, move),
-                    text("{action} — this position can still be won.", action=describe(position, move, first=True)),
+        return Hint(HintKind.WINNING, move, taps_for(position, move, selected), text(
+                    "{action} — this position can still be won.", action=describe(position, move, True, selected)),
                     Verdict.WINNABLE)
     if result.verdict is Verdict.UNWINNABLE:
         most = result.max_pyramid_removed
@@ -119,13 +148,14 @@ def hint_for(game: Game | Position, limits: SolveLimits = HINT_LIMITS) -> Hint:
                 "This position can no longer be won: at most {most} of the 28 pyramid cards can come off, and no "
                 "action removes another card: start a new game.", most=most), Verdict.UNWINNABLE, most)
         move = result.best_line[0]
-        return Hint(HintKind.BEST_LOSING, move, taps_for(position, move), text(
+        return Hint(HintKind.BEST_LOSING, move, taps_for(position, move, selected), text(
             "This position can no longer be won: at most {most} of the 28 pyramid cards can come off. "
-            "To get there, {action}.", most=most, action=describe(position, move)), Verdict.UNWINNABLE, most)
+            "To get there, {action}.", most=most, action=describe(position, move, selected=selected)),
+            Verdict.UNWINNABLE, most)
     move = heuristic_move(position)
-    return Hint(HintKind.HEURISTIC, move, taps_for(position, move),
+    return Hint(HintKind.HEURISTIC, move, taps_for(position, move, selected),
                 text("The solver reached its search limit, so this is only a rule of thumb: {action}.",
-                     action=describe(position, move)), Verdict.UNKNOWN)
+                     action=describe(position, move, selected=selected)), Verdict.UNKNOWN)
 
 
 def heuristic_move(position: Position) -> Move:

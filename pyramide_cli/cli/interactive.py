@@ -31,6 +31,7 @@ from ..engine.game import Game
 from ..engine.position import Termination
 from ..engine.text import message_of, plural, text
 from ..i18n import for_display, tr
+from ..i18n.words import canonical_line
 from ..storage.files import LockTimeoutError
 from ..storage.session import PlayResult, Stopwatch, count_hint, play_words, refusal_line
 from .common import echo, extras_of, print_steps, say_error, shown
@@ -52,21 +53,21 @@ SESSION_WORDS = (*QUIT_WORDS, *HELP_WORDS, *SHOW_WORDS, "hint", *GAME_WORDS)
 PROMPT = "pyramide> "
 
 SESSION_HELP = text("""\
-Tap a card by its name to select it; tap a second card to pair them (values adding to 13).
-  7C 10C 3S   cards: A 2-10 (or T) J Q K, then C D H S (or ♣ ♦ ♥ ♠); French R D V work too
-  KD          a free king is removed at once
-  10C+3S      a pair in one go;  KD  a king
+Tap a card by its name to select it, then a second card to pair them (sum 13).
+  7C 10C 3S   cards: A 2-10 (or T) J Q K, then C D H S (or ♣ ♦ ♥ ♠); R D V too
+  KD          a free king is removed at once;  10C+3S  a pair in one go
   stock (s)   draw a card, or turn the waste over when the stock is empty
   waste (w)   tap the top waste card;  draw, recycle: the same as moves
-  undo (u)    take back the last action (up to 100; the move counter does not go down)
-  hint        a suggestion;  show  the board again;  help (?)  this text;  quit (q)  leave
-  new         a new deal under the same rules (new easy, new hard … for a level)
+  undo (u)    take back the last action (up to 100; the move count stays)
+  hint        a suggestion;  show  the board;  help (?)  this text;  quit (q)
+  new         a new deal, same rules (new easy, new hard …: of that level)
   restart     this deal again from its start;  resign  give this game up
-Every action is saved at once: quit any time and `pyramide play FILE` to go on.
+Every action is saved at once: quit any time; `pyramide play FILE` goes on.
 A game that ends is counted in your statistics (`pyramide stats`).""")
-"""The session's help (the words stay English in every language: they are the notation)."""
+"""The session's help, at most 80 columns a line in every language; a translation names the
+language's own words (:mod:`pyramide_cli.i18n.words`), and the English ones work everywhere."""
 
-OVER_HINT = text("Type new for a new deal (new hard for a Hard one), restart to play this deal again, or quit.")
+OVER_HINT = text("Type new for a new deal (new hard: a Hard one), restart to replay it, or quit.")
 YES_WORDS = ("y", "yes", "o", "oui", "j", "ja", "כ", "כן")
 """Answers that mean yes to a question at the prompt, in every language (the default is no)."""
 
@@ -78,10 +79,10 @@ def unknown_word_message(word: str) -> str:
 
 
 def hint_text(game: Game) -> str:
-    """The hint for the game (the solver is imported on the first ``hint``, not at start-up)."""
+    """The hint for the game from its selection (the solver is imported on the first ``hint``, not at start-up)."""
     from ..analysis.hint import hint_for
 
-    return hint_for(game).text
+    return hint_for(game, selected=game.selected).text
 
 
 def end_message(result: PlayResult) -> str:
@@ -233,10 +234,11 @@ class Session:
 
     def handle(self, line: str) -> bool:
         """Do one line; False when the session ends."""
-        text = line.strip()
-        if not text or text.startswith("#"):
+        entry = line.strip()
+        if not entry or entry.startswith("#"):
             return True
-        word = ALIASES.get(text.lower(), text)
+        entry = canonical_line(entry)
+        word = ALIASES.get(entry.lower(), entry)
         first, _, rest = word.lower().partition(" ")
         if word.lower() in QUIT_WORDS:
             return False
@@ -254,6 +256,9 @@ class Session:
         if first in ("new", "restart") and (first == "new" or not rest):
             return self.next_game(first, rest.strip())
         if word.lower() == "resign":
+            if self.interactive and not self.over and not self.ask(
+                    text("Resign this game? It counts as a loss in your statistics.")):
+                return True
             word = "resign"
         return self.play(word)
 
@@ -315,10 +320,14 @@ class Session:
                 say_error(message)
                 return True
         if self.last.data.history and not self.last.game.is_over:
-            if not self.ask(text("The game in progress ends as resigned and is kept. Go on?")):
-                return True
-            if not self.resigned():
-                return True
+            if word == "restart":  # the same deal again: the attempt is kept, not counted (docs/cli.md)
+                if not self.ask(text("Start this deal again? This game is kept, not counted in your statistics.")):
+                    return True
+            else:
+                if not self.ask(text("The game in progress ends as resigned and is kept. Go on?")):
+                    return True
+                if not self.resigned():
+                    return True
         try:
             new = next_save(self.last.game, self.last.data, word == "restart", level, self.talking)
         except PyramideError as error:  # a level search that found nothing

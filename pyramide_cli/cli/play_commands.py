@@ -134,8 +134,10 @@ def play(
                     if not json_output:
                         say_error(replaced.warning)
         if taps:
+            from ..i18n.words import canonical_word
             from .interactive import SESSION_WORDS
 
+            taps = [canonical_word(tap) for tap in taps]  # the board's words in the reader's language
             session_word = next((tap for tap in taps if tap.lower() in SESSION_WORDS), None)
             if session_word is not None:
                 raise usage_error(text("{word} works in a play session (`pyramide play {name}` at a prompt, or a line "

@@ -1,7 +1,8 @@
 """Text and data views of a game: the board as a person wants to see it, and the ``--json`` state.
 
 The board follows the screen of seed 003: the pyramid on top, the stock and the waste below on
-the left, the foundation (the "home pile") below on the right, then the status line::
+the left, the foundation (the "home pile") below on the right, then the status line (wrapped between
+its parts where it would not fit 80 columns)::
 
                        J♦
                     6♣    7♥
@@ -38,6 +39,8 @@ __all__ = ["Extras", "LEVEL_LABELS", "LEVEL_WORDS", "OUTCOME_WORDS", "Style", "T
 CELL = 6
 """Width of one card in the pyramid; rows are indented by half of it."""
 PYRAMID_WIDTH = 7 * CELL
+STATUS_WIDTH = 79
+"""The status line's widest line: with the board's one-column margin it fits an 80-column terminal."""
 
 _RESET = "\x1b[0m"
 _RED = "31"
@@ -184,8 +187,9 @@ TERMINATION_WORDS = {Termination.CLEARED: text("cleared"), Termination.NO_MOVES:
 """How a game ended, as a player reads it (``lost (dead)``); the values stay English in files and JSON."""
 
 
-def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
-    """Code, score, moves, pass, stock count, time played, selection and outcome on one line."""
+def status_parts(game: Game, style: Style, extras: Extras = Extras()) -> list[str]:
+    """The parts of the status line: code, daily date or level, score, moves, pass, stock count,
+    time played, selection and outcome, each in the reader's language."""
     position = game.position
     parts = [game.deal.code]
     if extras.daily:
@@ -202,7 +206,28 @@ def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
     if game.selected is not None:
         parts.append(tr(text("selected {card}", card=card_name(game.selected, style))))
     parts.append(outcome_text(game))
-    return (" | " if style.ascii else " · ").join(parts)
+    return parts
+
+
+def status_line(game: Game, style: Style, extras: Extras = Extras()) -> str:
+    """Code, score, moves, pass, stock count, time played, selection and outcome on one line."""
+    return _separator(style).join(status_parts(game, style, extras))
+
+
+def status_lines(game: Game, style: Style, extras: Extras = Extras(), width: int = STATUS_WIDTH) -> list[str]:
+    """The status line, wrapped between its parts so that no line is wider than ``width`` columns."""
+    separator = _separator(style)
+    lines: list[str] = []
+    for part in status_parts(game, style, extras):
+        if lines and _visible_length(lines[-1] + separator + part) <= width:
+            lines[-1] += separator + part
+        else:
+            lines.append(part)
+    return lines
+
+
+def _separator(style: Style) -> str:
+    return " | " if style.ascii else " · "
 
 
 def table(headers: str, rows: Sequence[Sequence[str]], widths: Sequence[int], right: Collection[int] = ()) -> list[str]:
@@ -233,7 +258,7 @@ def render_board(game: Game, style: Style = Style(), extras: Extras = Extras(), 
         stock = game.position.stock
         lines.append(left_to_right(" " + tr(text("stock, top first: {cards}", cards=" ".join(
             card_text(card, style) for card in stock) or tr(text("(empty)"))))))
-    lines.append(left_to_right(" " + status_line(game, style, extras)))
+    lines += [left_to_right(" " + line) for line in status_lines(game, style, extras)]
     termination = game.termination
     if termination is not None:
         lines.append(" " + _paint(tr(termination.message), style, _BOLD))

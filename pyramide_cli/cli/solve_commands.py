@@ -177,7 +177,7 @@ def hint(
 
         limits = _limits(HINT_LIMITS.max_states if max_states is None else max_states, timeout)
         game, _, source = load_target(target)
-        given = hint_for(game, limits)
+        given = hint_for(game, limits, selected=game.selected)
         if json_output:
             emit_json({"ok": True, "file": source, "deal": game.deal.code, **given.to_dict()})
         else:
