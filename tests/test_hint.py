@@ -37,7 +37,7 @@ def test_lost_position_hint_keeps_the_most_cards_removable() -> None:
     for seed in range(40):
         position = small_position(seed, Rules.parse("T"), seed, slots=2, talon_size=6)
         reference = reference_search(position)
-        if reference.winnable or not position.legal_moves():
+        if reference.winnable or not position.legal_moves:
             continue
         game = Game(position.deal)
         game.position = position
@@ -55,7 +55,7 @@ def test_heuristic_hint_at_the_search_limit_says_so() -> None:
     game = Game(Deal.from_number(159, Rules.preset("T")))
     hint = hint_for(game, SolveLimits(max_states=5, timeout=None))
     assert hint.kind is HintKind.HEURISTIC and "rule of thumb" in hint.text
-    assert hint.move in game.position.legal_moves()
+    assert hint.move in game.position.legal_moves
 
 
 def test_heuristic_prefers_kings_then_pyramid_pairs() -> None:

@@ -32,7 +32,8 @@ from ..engine.position import Termination
 from ..engine.text import message_of, plural, text
 from ..i18n import for_display, tr
 from ..storage.files import LockTimeoutError
-from ..storage.session import PlayResult, Stopwatch, count_hint, play_words, refusal_line
+from ..storage.session import PlayResult, Stopwatch, count_hint, play_words
+from .steps import refusal_line
 from .common import echo, extras_of, print_steps, say_error, shown
 from .render import LEVEL_LABELS, LEVEL_WORDS, Style, card_name, format_duration, render_board
 

@@ -48,16 +48,18 @@ from typing import Any, NamedTuple, TypeVar
 from ..engine.cards import Card, parse_card
 from ..engine.deal import Deal
 from ..engine.errors import (
-    CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError, escaped, quoted,
+    CardError, DealCodeError, MoveSyntaxError, PyramideError, RulesError, escaped, quoted,
     quoted_name,
 )
-from ..engine.game import Game
+from ..engine.game import Game, HistoryWalk
+from ..engine.taps import TapSession
 from ..engine.level import Level
 from ..engine.moves import Move
 from ..engine.position import Outcome, Termination
 from ..engine.rules import Rules
 from ..engine.text import message_of, plural, text
 from ..versions import SAVE_FORMAT_VERSION
+from . import format_1
 from .files import FileAccessError, FileContentError, atomic_write, read_text
 
 FORMAT_KEY = "pyramide-save"
@@ -271,22 +273,24 @@ class SaveData:
     @classmethod
     def new(cls, deal: Deal, assist: bool = True, level: Level | None = None, daily: str | None = None) -> SaveData:
         """The save of a game not yet started."""
-        return cls.from_game(Game(deal, assist), base=None, level=level, daily=daily)
+        return cls.from_game(Game(deal), base=None, level=level, daily=daily, assist=assist)
 
     @classmethod
     def from_game(
         cls, game: Game, base: SaveData | None, time_played: float | None = None,
-        level: Level | None = None, daily: str | None = None,
+        level: Level | None = None, daily: str | None = None, *, selected: Card | None = None,
+        assist: bool = True,
     ) -> SaveData:
-        """The save of ``game``; settings not held by the game (time, level, hints, …) come from ``base``."""
+        """The save of ``game`` with ``selected`` (a tap session's selection); settings not held by the
+        game (time, level, hints, error help, …) come from ``base``, or else from the arguments."""
         if game.start != game.start.start(game.deal):
             raise ValueError("only a game played from the start of its deal can be saved (its history is the record)")
         previous = base or cls(deal="", history=(), score=0, moves=0, status=Outcome.PLAYING,
-                               assist=game.assist, level=level, daily=daily)
-        if previous.format >= 2 and game.played_by_format_1 and Game.walk(game.deal, game.history).refused:
+                               assist=assist, level=level, daily=daily)
+        if previous.format >= 2 and isinstance(game, format_1.Format1Game):
             previous = replace(previous, format=1)  # its history draws on after a dead position: format 1 only
         if previous.format == 1:
-            status, termination = format_1_status(game), None
+            status, termination = format_1.status(game), None
         else:
             status, termination = game.outcome, game.termination
         return replace(
@@ -298,7 +302,7 @@ class SaveData:
             moves=game.move_count,
             status=status,
             termination=termination,
-            selected=game.selected,
+            selected=selected,
             time_played=previous.time_played if time_played is None else round(time_played, 1),
         )
 
@@ -333,19 +337,12 @@ class SaveData:
     def deal_object(self) -> Deal:
         return Deal.from_code(self.deal)
 
-    def new_game(self) -> Game:
-        """The game at the start of the deal, played by the end rule of this data's format."""
-        return Game(self.deal_object(), self.assist, dead_ends=self.format >= 2)
-
-
-def format_1_status(game: Game) -> Outcome:
-    """The status format 1 records: by its end rule a dead position was still ``playing``."""
-    if game.termination is Termination.RESIGNED:
-        return Outcome.LOST
-    position = game.position
-    if position.is_won:
-        return Outcome.WON
-    return Outcome.PLAYING if position.legal_moves(dead_ends=False) else Outcome.LOST
+    def walk(self, actions: int | None = None, each: Callable[[int, Move, Game], None] | None = None) -> HistoryWalk:
+        """Play the history (its first ``actions`` entries) by the end rule of this data's format."""
+        history = self.history if actions is None else self.history[:actions]
+        if self.format == 1:
+            return format_1.walk(self.deal_object(), history, each)
+        return Game.walk(self.deal_object(), history, each)
 
 
 def parse_save(content: str, source: str | None = None) -> SaveData:
@@ -558,13 +555,14 @@ class Replay(NamedTuple):
 
     ``format`` is the file's save format; for format 1, ``upgradable`` says whether its history is
     also valid by today's end rule (then it may be written back as format 2).  The game is always
-    returned playing by today's rule.
+    returned playing by today's rule; ``selected`` is the file's selection when it holds.
     """
 
     game: Game
     divergences: list[Divergence]
     format: int = FORMAT_VERSION
     upgradable: bool = True
+    selected: Card | None = None
 
     @property
     def first(self) -> Divergence | None:
@@ -576,10 +574,9 @@ def replay(data: SaveData) -> Replay:
 
     An illegal history entry stops the replay there (the game is the one before it).
     """
-    walked = Game.walk(data.deal_object(), data.history, data.assist, dead_ends=data.format >= 2)
+    walked = data.walk()
     game = walked.game
     if walked.refused is not None:
-        game.use_dead_end_rule()
         number = walked.played + 1
         move = data.history[walked.played]
         return Replay(game, [Divergence(
@@ -591,7 +588,7 @@ def replay(data: SaveData) -> Replay:
     recorded_fields: list[tuple[str, object, object]] = [
         ("score", data.score, game.score),
         ("moves", data.moves, game.move_count),
-        ("status", data.status.value, game.outcome.value),
+        ("status", data.status.value, (format_1.status(game) if data.format == 1 else game.outcome).value),
     ]
     if data.format >= 2 and data.termination_given:
         recorded_fields.append(("termination", _value(data.termination), _value(game.termination)))
@@ -600,23 +597,18 @@ def replay(data: SaveData) -> Replay:
             found.append(Divergence(name, recorded, replayed,
                                     text("{field}: the file says {recorded} but its history gives {replayed}",
                                          field=name, recorded=_shown(recorded), replayed=_shown(replayed))))
-    if data.selected is not None:
-        if game.is_over or not game.position.is_playable(data.selected):
-            found.append(Divergence("selected", str(data.selected), None,
+    selected = data.selected
+    if selected is not None:
+        over = format_1.status(game) is not Outcome.PLAYING if data.format == 1 else game.is_over
+        if over or not game.position.is_playable(selected):
+            found.append(Divergence("selected", str(selected), None,
                                     text("selected: {card} is not a card in play after the history",
-                                         card=str(data.selected))))
-        else:
-            game.selected = data.selected
-    upgradable = True
-    if not game.dead_ends:
-        try:
-            Game.replay(game.deal, data.history)
-        except IllegalMoveError:
-            upgradable = False
-        game.use_dead_end_rule()
-        if game.is_over:
-            game.selected = None
-    return Replay(game, found, data.format, upgradable)
+                                         card=str(selected))))
+            selected = None
+        elif game.is_over:  # format 1 played on at a dead position; today's rule ends the game there
+            selected = None
+    upgradable = not isinstance(game, format_1.Format1Game)
+    return Replay(game, found, data.format, upgradable, selected)
 
 
 def _shown(value: object) -> str:
@@ -639,19 +631,26 @@ def game_from_save(data: SaveData, source: str | None = None) -> Game:
 # -- files -------------------------------------------------------------------------------------
 # A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
 class SavedGame(NamedTuple):
-    """A save file read from disk: its path, its exact text, its data and the replayed game."""
+    """A save file read from disk: its path, its exact text, its data and the replayed game in a tap
+    session (with the file's selection and error help)."""
 
     path: Path
     text: str
     data: SaveData
-    game: Game
+    session: TapSession
 
-    def updated(self, game: Game, time_added: float = 0.0) -> SaveData:
-        """The save of ``game``; ``time_played`` keeps the file's exact value unless time was added, so a
-        batch that changes nothing gives data equal to the file's (and the file is not rewritten)."""
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def updated(self, session: TapSession, time_added: float = 0.0) -> SaveData:
+        """The save of ``session``'s game and selection; ``time_played`` keeps the file's exact value
+        unless time was added, so a batch that changes nothing gives data equal to the file's (and the
+        file is not rewritten)."""
         if not time_added:
-            return SaveData.from_game(game, self.data)
-        return SaveData.from_game(game, self.data, self.data.time_played + time_added)
+            return SaveData.from_game(session.game, self.data, selected=session.selected)
+        return SaveData.from_game(session.game, self.data, self.data.time_played + time_added,
+                                  selected=session.selected)
 
 
 def save_source(path: Path | str) -> str:
@@ -684,11 +683,12 @@ def load_game(path: Path | str) -> SavedGame:
     result = replay(data)
     if result.first is not None:
         raise SaveFileError(text("{source}: {reason}", source=source, reason=result.first.message), result.first.field)
-    game = result.game
+    session = TapSession(result.game, assist=data.assist)
+    session.selected = result.selected
     if data.format == 1 and result.upgradable:
         data = replace(data, format=FORMAT_VERSION)
-        data = SaveData.from_game(game, data)
-    return SavedGame(Path(path), content, data, game)
+        data = SaveData.from_game(session.game, data, selected=session.selected)
+    return SavedGame(Path(path), content, data, session)
 
 
 class SaveLimitError(FileAccessError):
