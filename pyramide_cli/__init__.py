@@ -37,7 +37,7 @@ _WHERE = {
     "DRAW": "engine.moves", "RECYCLE": "engine.moves", "UNDO": "engine.moves", "RESIGN": "engine.moves",
     "Position": "engine.position", "Outcome": "engine.position", "Termination": "engine.position",
     "Game": "engine.game", "ActionRecord": "engine.game",
-    "TapResult": "engine.game", "TapAction": "engine.game",
+    "TapSession": "engine.taps", "TapResult": "engine.taps", "TapAction": "engine.taps",
     # errors: one base class; the others say what was wrong
     "PyramideError": "engine.errors", "CardError": "engine.errors", "RulesError": "engine.errors",
     "DealCodeError": "engine.errors", "MoveSyntaxError": "engine.errors", "IllegalMoveError": "engine.errors",
@@ -50,7 +50,7 @@ _WHERE = {
 __all__ = [
     "API_VERSION", "ENGINE_PROTOCOL_VERSION", "JSON_SCHEMA_VERSION", "SAVE_FORMAT_VERSION", "SERVE_PROTOCOL_VERSION",
     "__version__", "Card", "Suit", "parse_card", "Rules", "Deal", "Move", "MoveKind", "Refusal", "DRAW", "RECYCLE",
-    "UNDO", "RESIGN", "Position", "Outcome", "Termination", "Game", "ActionRecord", "TapResult",
+    "UNDO", "RESIGN", "Position", "Outcome", "Termination", "Game", "ActionRecord", "TapSession", "TapResult",
     "TapAction", "PyramideError", "CardError", "RulesError", "DealCodeError", "MoveSyntaxError", "IllegalMoveError",
     "SaveFileError", "FileAccessError", "read_game", "write_game", "solve", "hint", "SolveResult", "Verdict", "Hint",
     "HintKind",

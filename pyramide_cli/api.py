@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from .engine.deal import Deal
 from .engine.game import Game
 from .engine.position import Position
+from .engine.taps import TapSession
 from .storage.files import FileAccessError, SaveLock, check_output
 from .storage.save import SaveData, SaveFileError, load_game, read_save, write_save
 
@@ -30,13 +31,15 @@ def read_game(path: Path | str) -> Game:
     return load_game(path).game
 
 
-def write_game(path: Path | str, game: Game, *, overwrite: bool = False) -> None:
+def write_game(path: Path | str, game: Game | TapSession, *, overwrite: bool = False) -> None:
     """Write ``game`` to a save file atomically, under the save's lock, as ``pyramide`` does.
 
     An existing file is refused with :class:`FileAccessError` unless ``overwrite``; when it holds a
     save of the same deal, what the game does not know (time played, hints, level, daily date,
-    leading comments) is kept.  Only a game played from the start of its deal can be saved.
+    leading comments) is kept.  Only a game played from the start of its deal can be saved.  A
+    :class:`TapSession` is written with its selection and error help.
     """
+    session = game if isinstance(game, TapSession) else TapSession(game)
     with SaveLock(path):
         target = check_output(Path(path), overwrite, how_to_force="overwrite=True")  # replaces only a save
         base = None
@@ -45,9 +48,9 @@ def write_game(path: Path | str, game: Game, *, overwrite: bool = False) -> None
                 previous = read_save(target)
             except (SaveFileError, FileAccessError):
                 previous = None
-            if previous is not None and previous.deal == game.deal.code:
+            if previous is not None and previous.deal == session.game.deal.code:
                 base = previous
-        write_save(target, SaveData.from_game(game, base))
+        write_save(target, SaveData.from_game(session.game, base, selected=session.selected, assist=session.assist))
 
 
 def _position_of(target: Game | Position | Deal | str) -> Position:

@@ -5,7 +5,11 @@ from __future__ import annotations
 from pyramide_cli.engine.cards import CARDS, parse_card
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
+from pyramide_cli.engine.moves import Move
+from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
+from pyramide_cli.engine.taps import TapSession
+from pyramide_cli.storage import format_1
 
 R24_ROWS = [
     ["JD"], ["6C", "7H"], ["AS", "4D", "QS"], ["5H", "3D", "6H", "8S"], ["KH", "KC", "AD", "KS", "9C"],
@@ -30,10 +34,27 @@ def build_deal(pyramid: str, talon: str = "", rules: str = "N") -> Deal:
     return Deal.custom(head + talon_cards + rest, rules_value)
 
 
-def play(deal: Deal, *words: str, assist: bool = True) -> Game:
-    """A game after playing the words (taps or moves); each must succeed."""
-    game = Game(deal, assist=assist)
+def session_after(deal: Deal, *words: str, assist: bool = True) -> TapSession:
+    """A tap session after playing the words (taps or moves); each must succeed."""
+    session = TapSession(Game(deal), assist=assist)
     for word in words:
-        result = game.play(word)
+        result = session.play(word)
         assert result.ok, (word, result)
-    return game
+    return session
+
+
+def play(deal: Deal, *words: str) -> Game:
+    """A game after playing the words (taps or moves); each must succeed."""
+    return session_after(deal, *words).game
+
+
+def rules_moves(position: Position) -> tuple[Move, ...]:
+    """The moves of the rules R1–R17 alone: a dead position still offers its draw or recycle (the end
+    rule of save format 1, which storage replays old files by; the engine ends the game there)."""
+    return format_1.moves(position)
+
+
+def apply_by_rules(position: Position, move: Move) -> Position:
+    """The position after ``move``, which must be one of :func:`rules_moves` (a dead position included)."""
+    assert move in rules_moves(position), move
+    return position.apply_unchecked(move)

@@ -58,7 +58,7 @@ def reference_search(start: Position, max_positions: int = 400_000) -> Reference
             if shortest is None:
                 shortest = distance
             continue
-        for move in position.legal_moves():
+        for move in position.legal_moves:
             after = position.apply(move)
             after_key = key(after)
             if after_key not in seen:

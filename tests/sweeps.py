@@ -37,7 +37,7 @@ def partway(deal: Deal, seed: int, actions: int) -> Position:
     rng = random.Random(seed)
     position = Position.start(deal)
     for _ in range(actions):
-        moves = position.legal_moves()
+        moves = position.legal_moves
         if not moves:
             break
         removals = [move for move in moves if move.removes_cards]

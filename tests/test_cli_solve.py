@@ -124,7 +124,7 @@ def test_hint_names_the_tap_and_never_changes_the_save(tmp_path: Path) -> None:
     before = save.read_bytes()
     document = invoke("hint", str(save), "--json").json()
     assert document["ok"] and document["kind"] == "winning" and document["taps"]
-    assert Move.parse(document["move"]) in Position.start(Deal.from_code(WINNABLE)).legal_moves()
+    assert Move.parse(document["move"]) in Position.start(Deal.from_code(WINNABLE)).legal_moves
     text = invoke("hint", str(save))
     assert text.status == 0 and "tap" in text.stdout.lower()
     assert save.read_bytes() == before

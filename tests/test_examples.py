@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from builders import rules_moves
+
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.storage.layout_file import read_layout
 from pyramide_cli.engine.game import Game
@@ -65,7 +67,7 @@ def most_removable(code: str) -> tuple[int, int, int]:
         seen.add(key)
         most_pyramid = max(most_pyramid, position.pyramid_removed)
         most_cards = max(most_cards, position.cards_removed)
-        stack.extend(position.apply_unchecked(move) for move in position.legal_moves(dead_ends=False))
+        stack.extend(position.apply_unchecked(move) for move in rules_moves(position))
     return len(seen), most_pyramid, most_cards
 
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from builders import R24_ROWS, build_deal, play, r24_deal
+from builders import R24_ROWS, build_deal, play, r24_deal, rules_moves
 from cli_support import WON_N_CODE, WON_N_LINE
 
 from pyramide_cli.engine.cards import parse_card
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.errors import IllegalMoveError, MoveSyntaxError
-from pyramide_cli.engine.game import UNDO_LIMIT, Game, TapAction
+from pyramide_cli.engine.game import UNDO_LIMIT, Game
+from pyramide_cli.engine.taps import TapAction, TapSession
+from pyramide_cli.storage import format_1
 from pyramide_cli.engine.moves import DRAW, NO_MORE_MOVES, RECYCLE, RESIGN, UNDO, Move, Refusal
 from pyramide_cli.engine.position import Outcome, Position, Termination
 from pyramide_cli.engine.rules import Rules
@@ -26,19 +28,20 @@ def card(name: str):
 
 def test_r24_worked_example_plays_out_as_the_rules_document_says():
     game = Game(r24_deal())
+    session = TapSession(game)
     # At the start Q♣ (row 6) is blocked ...
-    blocked = game.tap(card("Q♣"))
+    blocked = session.tap(card("Q♣"))
     assert blocked.refusal is Refusal.BLOCKED and blocked.message == "This card is blocked by another card"
     # ... and 7♣ + 7♠ is refused with "The sum must equal 13".
-    assert game.tap(card("7♣")).action is TapAction.SELECTED
-    refused = game.tap(card("7♠"))
+    assert session.tap(card("7♣")).action is TapAction.SELECTED
+    refused = session.tap(card("7♠"))
     assert refused.refusal is Refusal.SUM_NOT_13 and refused.message == "The sum must equal 13"
-    game.tap(card("7♠"))  # unselect
+    session.tap(card("7♠"))  # unselect
     # First move removes K♦ (bottom row), the second the pair 10♣ + 3♠ ...
-    first = game.tap(card("K♦"))
+    first = session.tap(card("K♦"))
     assert first.move == Move.parse("KD")
-    game.tap(card("10♣"))
-    second = game.tap(card("3♠"))
+    session.tap(card("10♣"))
+    second = session.tap(card("3♠"))
     assert second.move == Move.parse("10C+3S")
     # ... leaving row 7 as 7♣ 3♥ 4♥ 7♠.
     bottom = [str(item) for item in game.position.rows()[6] if item is not None]
@@ -52,132 +55,149 @@ def test_r24_worked_example_plays_out_as_the_rules_document_says():
 
 def test_r11_tapping_a_covered_card_does_nothing_but_say_so():
     game = Game(r24_deal())
+    session = TapSession(game)
     before = game.position
-    result = game.tap(card("JD"))
+    result = session.tap(card("JD"))
     assert result.action is TapAction.REFUSED and result.refusal is Refusal.BLOCKED
     assert result.message == "This card is blocked by another card"
-    assert game.position == before and game.selected is None and game.move_count == 0
+    assert game.position == before and session.selected is None and game.move_count == 0
 
 
 def test_r11_blocked_tap_keeps_an_existing_selection():
     game = Game(r24_deal())
-    game.tap(card("10C"))
-    game.tap(card("QC"))
-    assert game.selected == card("10C")
+    session = TapSession(game)
+    session.tap(card("10C"))
+    session.tap(card("QC"))
+    assert session.selected == card("10C")
 
 
 def test_r12_tapping_a_free_king_removes_it_at_once():
     game = Game(r24_deal())
-    result = game.tap(card("KD"))
+    session = TapSession(game)
+    result = session.tap(card("KD"))
     assert result.action is TapAction.MOVED and result.move == Move.king(card("KD"))
     assert game.position.place(card("KD")).value == "foundation"
 
 
 def test_r13_tap_two_cards_adding_to_13_removes_both():
     game = Game(r24_deal())
-    assert game.tap(card("3S")).action is TapAction.SELECTED and game.selected == card("3S")
-    result = game.tap(card("10C"))
-    assert result.move == Move.parse("10C+3S") and game.selected is None
+    session = TapSession(game)
+    assert session.tap(card("3S")).action is TapAction.SELECTED and session.selected == card("3S")
+    result = session.tap(card("10C"))
+    assert result.move == Move.parse("10C+3S") and session.selected is None
 
 
 def test_r13_second_card_stays_selected():
     game = Game(r24_deal())
-    game.tap(card("7C"))
-    result = game.tap(card("7S"))
+    session = TapSession(game)
+    session.tap(card("7C"))
+    result = session.tap(card("7S"))
     assert result.refusal is Refusal.SUM_NOT_13
-    assert game.selected == card("7S")
+    assert session.selected == card("7S")
     assert game.move_count == 0 and game.history == []
 
 
 def test_r13_tapping_the_selected_card_again_clears_the_selection():
     game = Game(r24_deal())
-    game.tap(card("4H"))
-    result = game.tap(card("4H"))
-    assert result.action is TapAction.DESELECTED and game.selected is None
+    session = TapSession(game)
+    session.tap(card("4H"))
+    result = session.tap(card("4H"))
+    assert result.action is TapAction.DESELECTED and session.selected is None
 
 
 def test_r13_selection_survives_a_draw_only_while_the_card_stays_playable():
     deal = build_deal(R24_NAMES, "9D AC 4C")
     game = Game(deal)
-    game.tap(card("4H"))
-    game.tap("stock")
-    assert game.selected == card("4H")  # a pyramid card stays selected through a draw
-    game.tap("waste")  # A♣: 4 + 1 is not 13, the waste card becomes the selection
-    assert game.selected == card("AC")
-    game.tap("stock")  # 4♣ covers A♣: the selection is dropped
-    assert game.selected is None
+    session = TapSession(game)
+    session.tap(card("4H"))
+    session.tap("stock")
+    assert session.selected == card("4H")  # a pyramid card stays selected through a draw
+    session.tap("waste")  # A♣: 4 + 1 is not 13, the waste card becomes the selection
+    assert session.selected == card("AC")
+    session.tap("stock")  # 4♣ covers A♣: the selection is dropped
+    assert session.selected is None
 
 
 def test_r13_waste_card_pairs_by_tapping():
     deal = build_deal(R24_NAMES, "6D")
     game = Game(deal)
-    game.tap("waste")
-    result = game.tap(card("7C"))
+    session = TapSession(game)
+    session.tap("waste")
+    result = session.tap(card("7C"))
     assert result.move == Move.parse("7C+6D") and game.score == 10
 
 
 def test_r14_tapping_the_stock_draws_and_the_empty_stock_recycles():
     game = Game(r24_deal())
+    session = TapSession(game)
     for _ in range(23):
-        assert game.tap("stock").move == DRAW
-    assert game.tap("stock").move == RECYCLE
+        assert session.tap("stock").move == DRAW
+    assert session.tap("stock").move == RECYCLE
     assert game.position.pass_number == 2
 
 
 def test_r14_empty_stock_without_recycles_left_refuses():
     game = Game(build_deal(R24_NAMES, "7D", "O"))
+    session = TapSession(game)
     for _ in range(24):
-        game.tap("stock")
-    result = game.tap("stock")
+        session.tap("stock")
+    result = session.tap("stock")
     assert result.refusal is Refusal.RECYCLE_LIMIT and result.message == "No recycles left"
 
 
 def test_r15_error_help_off_gives_no_message_but_a_reason():
-    game = Game(r24_deal(), assist=False)
-    blocked = game.tap(card("QC"))
+    game = Game(r24_deal())
+    session = TapSession(game, assist=False)
+    blocked = session.tap(card("QC"))
     assert blocked.refusal is Refusal.BLOCKED and blocked.message is None and not blocked.ok
-    game.tap(card("7C"))
-    wrong_sum = game.tap(card("7S"))
+    session.tap(card("7C"))
+    wrong_sum = session.tap(card("7S"))
     assert wrong_sum.refusal is Refusal.SUM_NOT_13 and wrong_sum.message is None
 
 
 def test_tapping_cards_not_in_play():
     game = Game(r24_deal())
-    assert game.tap(card("AC")).refusal is Refusal.NOT_IN_PLAY  # in the stock
-    game.tap(card("KD"))
-    assert game.tap(card("KD")).refusal is Refusal.ALREADY_REMOVED
+    session = TapSession(game)
+    assert session.tap(card("AC")).refusal is Refusal.NOT_IN_PLAY  # in the stock
+    session.tap(card("KD"))
+    assert session.tap(card("KD")).refusal is Refusal.ALREADY_REMOVED
     emptied = Game(build_deal(R24_NAMES, "7D", "T"))
-    assert emptied.tap("waste").refusal is Refusal.NOT_IN_PLAY
+    emptied_session = TapSession(emptied)
+    assert emptied_session.tap("waste").refusal is Refusal.NOT_IN_PLAY
     with pytest.raises(ValueError):
-        emptied.tap("foundation")
+        emptied_session.tap("foundation")
 
 
 def test_waste_pair_selection_pairs_only_with_the_top():
     game = Game(build_deal(R24_NAMES, "7D 6S", "N+waste-pair"))
-    game.tap("stock")
-    game.tap(card("7D"))  # the card under the top is selectable under waste-pair
-    assert game.selected == card("7D")
-    result = game.tap(card("6S"))
+    session = TapSession(game)
+    session.tap("stock")
+    session.tap(card("7D"))  # the card under the top is selectable under waste-pair
+    assert session.selected == card("7D")
+    result = session.tap(card("6S"))
     assert result.move == Move.parse("7D+6S")
     game2 = Game(build_deal(R24_NAMES, "6D 9H", "N+waste-pair"))
-    game2.tap("stock")
-    game2.tap(card("6D"))
-    refused = game2.tap(card("7C"))  # 6♦ lies under 9♥: it may pair only with 9♥
-    assert refused.refusal is Refusal.NOT_IN_PLAY and game2.selected == card("7C")
+    session2 = TapSession(game2)
+    session2.tap("stock")
+    session2.tap(card("6D"))
+    refused = session2.tap(card("7C"))  # 6♦ lies under 9♥: it may pair only with 9♥
+    assert refused.refusal is Refusal.NOT_IN_PLAY and session2.selected == card("7C")
 
 
 def test_cover_pair_by_tapping():
     game = Game(r24_deal(Rules.parse("N+cover-pair")))
-    game.tap(card("KD"))
-    game.tap(card("3S"))
-    result = game.tap(card("10S"))  # 10♠ is blocked by 3♠ alone: cover-pair allows it
+    session = TapSession(game)
+    session.tap(card("KD"))
+    session.tap(card("3S"))
+    result = session.tap(card("10S"))  # 10♠ is blocked by 3♠ alone: cover-pair allows it
     assert result.move == Move.parse("10S+3S")
 
 
 def test_tap_after_the_game_is_won():
     game = Game(r24_deal())
+    session = TapSession(game)
     game.position = Position(game.deal, pyramid=0, drawn=1)
-    assert game.tap("stock").refusal is Refusal.GAME_OVER
+    assert session.tap("stock").refusal is Refusal.GAME_OVER
     assert game.outcome is Outcome.WON
 
 
@@ -193,18 +213,20 @@ def test_play_accepts_taps_and_moves_in_any_spelling():
 @pytest.mark.parametrize("bad", ["", "XYZ", "10C-3S", "7C+", "7C+8C+9C", "1Z"])
 def test_play_refuses_unreadable_text(bad):
     game = Game(r24_deal())
+    session = TapSession(game)
     with pytest.raises(MoveSyntaxError) as error:
-        game.play(bad)
+        session.play(bad)
     assert repr(bad) in str(error.value)
 
 
 def test_play_refused_move_changes_nothing():
     game = Game(r24_deal())
-    before = (game.position, list(game.history), game.move_count, game.selected)
-    result = game.play("7C+7S")
+    session = TapSession(game)
+    before = (game.position, list(game.history), game.move_count, session.selected)
+    result = session.play("7C+7S")
     assert result.refusal is Refusal.SUM_NOT_13
-    assert (game.position, game.history, game.move_count, game.selected) == before
-    assert game.play("recycle").refusal is Refusal.STOCK_NOT_EMPTY
+    assert (game.position, game.history, game.move_count, session.selected) == before
+    assert session.play("recycle").refusal is Refusal.STOCK_NOT_EMPTY
 
 
 def test_apply_raises_with_a_reason_and_changes_nothing():
@@ -220,8 +242,9 @@ def test_apply_raises_with_a_reason_and_changes_nothing():
 
 def test_r19_move_counter_counts_removals_draws_and_recycles():
     game = play(r24_deal(), "KD", "10C+3S", *["draw"] * 23, "recycle")
+    session = TapSession(game)
     assert game.move_count == 26
-    game.tap(card("7C"))  # a selection is not a move
+    session.tap(card("7C"))  # a selection is not a move
     assert game.move_count == 26
 
 
@@ -275,7 +298,7 @@ def test_legal_moves_of_a_game_are_the_positions_and_undo_is_apart():
     game = Game(r24_deal())
     assert not game.can_undo and game.refusal(UNDO) is Refusal.NOTHING_TO_UNDO
     game.push(DRAW)
-    assert UNDO not in game.legal_moves and set(game.legal_moves) == set(game.position.legal_moves())
+    assert UNDO not in game.legal_moves and set(game.legal_moves) == set(game.position.legal_moves)
     assert game.can_undo and game.refusal(UNDO) is None
 
 
@@ -289,7 +312,7 @@ def test_no_removal_draw_or_recycle_left_ends_the_game_lost_with_r17s_message():
 
     game = play(Deal.from_code("PY1-O-AAAAAU4"), *LOST_O_LINE, "draw")  # draws past 8H+5S: the stock is spent
     assert (game.outcome, game.termination) == (Outcome.LOST, Termination.NO_MOVES)
-    assert game.position.legal_moves(dead_ends=False) == []
+    assert rules_moves(game.position) == ()
     assert game.refusal(DRAW) is Refusal.GAME_OVER and game.refusal(RECYCLE) is Refusal.GAME_OVER
     assert render_board(game, Style(ascii=True)).splitlines()[-1].strip() == NO_MORE_MOVES
     assert hint_for(game).text.startswith(NO_MORE_MOVES) and hint_for(game).move is None
@@ -300,17 +323,17 @@ def test_a_dead_game_ends_although_a_draw_is_left():
     from pyramide_cli.cli.render import Style, render_board
 
     game = play(Deal.from_code("PY1-O-AAAAAU4"), *LOST_O_LINE)
+    session = TapSession(game)
     assert game.legal_moves == (Move.parse("8H+5S"), DRAW)
     record = game.push("8H+5S")  # the last card that can ever go: one draw is left, and nothing to pair
     assert (record.outcome, record.termination) == (Outcome.LOST, Termination.DEAD)
-    assert game.position.can_draw and game.position.legal_moves(dead_ends=False) == [DRAW]
+    assert game.position.can_draw and rules_moves(game.position) == (DRAW,)
     assert not game.legal_moves and game.refusal(DRAW) is Refusal.GAME_OVER and not game.can_undo
-    assert game.play("stock").refusal is Refusal.GAME_OVER
+    assert session.play("stock").refusal is Refusal.GAME_OVER
     message = "No card can ever be removed again"
     assert render_board(game, Style(ascii=True)).splitlines()[-1].strip() == message
     assert hint_for(game).text.startswith(message)
-    legacy = Game.replay(game.deal, game.history, dead_ends=False)  # format 1's end rule: it went on
-    assert legacy.outcome is Outcome.PLAYING and legacy.legal_moves == (DRAW,)
+    assert format_1.status(game) is Outcome.PLAYING  # format 1's end rule: it went on
 
 
 def test_numbered_deals_start_as_dealt():
@@ -333,7 +356,7 @@ def find_win(position: Position, budget: int) -> list[Move] | None:
         if current.key() in seen:
             continue
         seen.add(current.key())
-        for candidate in reversed(current.legal_moves()):
+        for candidate in reversed(current.legal_moves):
             stack.append((current.apply_unchecked(candidate), line + [candidate]))
     return None
 
@@ -346,9 +369,10 @@ def test_r18_a_won_game_under_n_scores_280():
             break
     assert line is not None
     game = Game.replay(deal, line)
+    session = TapSession(game)
     assert game.outcome is Outcome.WON and game.score == 280
     assert game.move_count == len(line)
-    assert game.tap("stock").refusal is Refusal.GAME_OVER
+    assert session.tap("stock").refusal is Refusal.GAME_OVER
 
 
 # -- how a game ends, push/pop and action records (contract 1, issue 10) --------------------------
@@ -373,15 +397,16 @@ def test_push_returns_a_record_of_points_removed_and_uncovered_cards():
 
 def test_pop_restores_everything_and_is_not_an_action_of_the_game():
     game = Game(r24_deal())
+    session = TapSession(game)
     game.push("KD")
-    game.play("10C")  # a selection
-    before = (game.position, list(game.history), game.move_count, game.selected, game.undo_depth)
+    session.play("10C")  # a selection
+    before = (game.position, list(game.history), game.move_count, session.selected, game.undo_depth)
     for word in ("draw", "undo", "draw", "resign"):
         game.push(word)
     assert game.is_over
     for expected in ("resign", "draw", "undo", "draw"):
         assert str(game.pop()) == expected
-    assert (game.position, game.history, game.move_count, game.selected, game.undo_depth) == before
+    assert (game.position, game.history, game.move_count, session.selected, game.undo_depth) == before
     assert game.pop() == Move.parse("KD") and game.position == Position.start(game.deal)
     with pytest.raises(IndexError):
         game.pop()
@@ -389,6 +414,7 @@ def test_pop_restores_everything_and_is_not_an_action_of_the_game():
 
 def test_resigning_ends_the_game_and_every_action_is_refused_after_it():
     game = play(r24_deal(), "KD", "draw")
+    session = TapSession(game)
     record = game.resign()
     assert (record.outcome, record.termination, record.points) == (Outcome.LOST, Termination.RESIGNED, 0)
     assert game.is_over and game.outcome is Outcome.LOST and game.move_count == 2
@@ -398,18 +424,19 @@ def test_resigning_ends_the_game_and_every_action_is_refused_after_it():
         assert game.refusal(move) is Refusal.GAME_OVER
         with pytest.raises(IllegalMoveError, match="the game is over"):
             game.push(move)
-    assert game.tap(card("10C")).refusal is Refusal.GAME_OVER
-    assert game.play("stock").refusal is Refusal.GAME_OVER
+    assert session.tap(card("10C")).refusal is Refusal.GAME_OVER
+    assert session.play("stock").refusal is Refusal.GAME_OVER
     assert Game.replay(game.deal, game.history).termination is Termination.RESIGNED
 
 
 def test_a_won_game_refuses_undo():
     game = Game.replay(Deal.from_code(WON_N_CODE), [Move.parse(word) for word in WON_N_LINE[:-1]])
+    session = TapSession(game)
     assert game.can_undo
     record = game.push(WON_N_LINE[-1])
     assert (record.outcome, record.termination) == (Outcome.WON, Termination.CLEARED)
     assert game.refusal(UNDO) is Refusal.GAME_OVER and not game.can_undo
-    assert game.play("undo").refusal is Refusal.GAME_OVER
+    assert session.play("undo").refusal is Refusal.GAME_OVER
 
 
 def test_r17_no_moves_ends_a_game_under_o():
@@ -418,7 +445,7 @@ def test_r17_no_moves_ends_a_game_under_o():
         game.push(game.legal_moves[-1])  # draw whenever it can, else the last removal
     assert game.termination in (Termination.NO_MOVES, Termination.DEAD, Termination.CLEARED)
     if game.termination is Termination.NO_MOVES:
-        assert not game.position.legal_moves(dead_ends=False) and game.termination.message == NO_MORE_MOVES
+        assert not rules_moves(game.position) and game.termination.message == NO_MORE_MOVES
 
 
 def test_legal_moves_are_worked_out_once_per_position():

@@ -6,7 +6,8 @@ from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
 from pyramide_cli.analysis.hint import HintKind, describe, heuristic_move, hint_for, taps_for
 from pyramide_cli.engine.cards import parse_card
-from pyramide_cli.engine.state import playable_cards
+from pyramide_cli.engine.position import playable_cards
+from pyramide_cli.engine.taps import TapSession
 from pyramide_cli.engine.moves import Move, MoveKind
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import SolveLimits, Verdict, solve
@@ -39,7 +40,7 @@ def test_lost_position_hint_keeps_the_most_cards_removable() -> None:
     for seed in range(40):
         position = small_position(seed, Rules.parse("T"), seed, slots=2, talon_size=6)
         reference = reference_search(position)
-        if reference.winnable or not position.legal_moves():
+        if reference.winnable or not position.legal_moves:
             continue
         game = Game(position.deal)
         game.position = position
@@ -57,7 +58,7 @@ def test_heuristic_hint_at_the_search_limit_says_so() -> None:
     game = Game(Deal.from_number(159, Rules.preset("T")))
     hint = hint_for(game, SolveLimits(max_states=5, timeout=None))
     assert hint.kind is HintKind.HEURISTIC and "rule of thumb" in hint.text
-    assert hint.move in game.position.legal_moves()
+    assert hint.move in game.position.legal_moves
 
 
 def test_heuristic_prefers_kings_then_pyramid_pairs() -> None:
@@ -76,12 +77,9 @@ def test_won_and_finished_games() -> None:
     assert hint.kind is HintKind.NONE and hint.move is None and "won" in hint.text
 
 
-def _tapped(game: Game, taps: tuple[str, ...]) -> list:
-    """Tap ``taps`` on a copy of ``game`` as a player would; the tap results."""
-    results = []
-    for tap in taps:
-        results.append(game.tap(tap if tap == "stock" else parse_card(tap)))
-    return results
+def _tapped(session: TapSession, taps: tuple[str, ...]) -> list:
+    """Tap ``taps`` in ``session`` as a player would; the tap results."""
+    return [session.tap(tap if tap == "stock" else parse_card(tap)) for tap in taps]
 
 
 def test_r13_a_hint_starts_from_the_selection_and_its_taps_play_its_move() -> None:
@@ -102,14 +100,14 @@ def test_r13_a_hint_starts_from_the_selection_and_its_taps_play_its_move() -> No
         for selected in [None, *playable_cards(game.position)]:
             if selected is not None and selected.is_king:
                 continue  # tapping a free king removes it: a king is never left selected
-            game.selected = selected
             hint = hint_for(game, selected=selected)
             if hint.move is None:
                 continue
-            player = game.copy()
+            player = TapSession(game.copy())
+            player.selected = selected
             results = _tapped(player, hint.taps)
             assert all(result.ok for result in results), (game, selected, hint.taps)
-            assert results[-1].move == hint.move and player.history[-1] == hint.move
+            assert results[-1].move == hint.move and player.game.history[-1] == hint.move
             if selected is not None and hint.move.kind is MoveKind.PAIR:
                 assert (selected in hint.move.cards) == (len(hint.taps) == 1)
                 assert str(selected) in hint.text
@@ -122,7 +120,7 @@ def test_r13_the_issues_two_hints_from_a_selection() -> None:
     pair that holds it needs one tap, of the other card."""
     for number in range(100):
         position = Game(Deal.from_number(number, Rules.parse("T"))).position
-        pairs = [move for move in position.legal_moves() if move.kind is MoveKind.PAIR]
+        pairs = [move for move in position.legal_moves if move.kind is MoveKind.PAIR]
         others = [card for card in playable_cards(position) if not card.is_king and pairs
                   and card not in pairs[0].cards]
         if others:

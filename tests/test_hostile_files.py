@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramide_cli.storage import save
+from pyramide_cli.storage import save, save_format
 from pyramide_cli.storage.files import MAX_FILE_BYTES
 from pyramide_cli.storage.save import SaveFileError, load_yaml
 
@@ -159,7 +159,7 @@ def test_a_file_over_the_size_ceiling_is_refused_before_it_is_read(tmp_path: Pat
 
 
 def test_a_history_over_the_ceiling_is_refused_on_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(save, "MAX_HISTORY", 30)
+    monkeypatch.setattr(save_format, "MAX_HISTORY", 30)  # the check on reading
     path = tmp_path / "long.yaml"
     path.write_text(save_text(CODE, *["draw"] * 23, "recycle", *["draw"] * 7))
     message = one_line_error(invoke("replay", str(path)), 4)
@@ -167,7 +167,7 @@ def test_a_history_over_the_ceiling_is_refused_on_reading(tmp_path: Path, monkey
 
 
 def test_play_never_writes_a_history_over_the_ceiling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(save, "MAX_HISTORY", 30)
+    monkeypatch.setattr(save, "MAX_HISTORY", 30)  # the check on writing
     path = make_save(tmp_path, CODE, *["draw"] * 23, "recycle", *["draw"] * 5)
     before = path.read_bytes()
     assert invoke("play", str(path), "draw").status == 0  # the 30th action fits

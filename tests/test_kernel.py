@@ -13,6 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from builders import rules_moves, apply_by_rules
+
 from pyramide_cli.engine import kernel
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.layout import BASE_MASK, PYRAMID_SIZE, free_slots
@@ -65,16 +67,16 @@ def walk_by_engine(position: Position) -> dict[tuple[int, int], tuple[int, tuple
     while queue:
         here = queue.popleft()
         distance = seen[here.key()]
-        for move in here.legal_moves(dead_ends=False):  # the rules' own moves: not the kernel's dead test
+        for move in rules_moves(here):  # the rules' own moves: not the kernel's dead test
             if move.kind in (MoveKind.DRAW, MoveKind.RECYCLE):
-                after = here.apply(move, dead_ends=False)
+                after = apply_by_rules(here, move)
                 if after.key() not in seen:
                     seen[after.key()] = distance + 1
                     queue.append(after)
             else:
                 bits = removal_bits(here, move)
                 if bits not in found:
-                    after = here.apply(move, dead_ends=False)
+                    after = apply_by_rules(here, move)
                     found[bits] = (distance, (after.talon, after.drawn, 0 if unlimited else after.recycles))
     return found
 
@@ -168,7 +170,7 @@ def test_the_stuck_example_ends_dead_although_draws_go_on() -> None:
     for word in saved["history"]:
         alive.append(kernel.any_removal_ever(position.deal, position.pyramid, position.talon, position.drawn,
                                              position.recycles))
-        position = position.apply(Move.parse(word), dead_ends=False)  # format 1 drew on after the end
+        position = apply_by_rules(position, Move.parse(word))  # format 1 drew on after the end
     dead_from = alive.index(False)
     assert not any(alive[dead_from:]) and all(alive[:dead_from])
     assert position.can_draw or position.can_recycle

@@ -10,6 +10,7 @@ from pyramide_cli.engine.cards import CARDS, parse_card
 from pyramide_cli.engine.game import Game
 from pyramide_cli.storage.layout_file import LayoutFileError, parse_layout, read_layout
 from pyramide_cli.engine.rules import Rules
+from pyramide_cli.engine.taps import TapSession
 
 from cli_support import EXAMPLES
 
@@ -27,15 +28,16 @@ ROWS = """rows:
 def test_r24_example_layout_holds_the_printed_cards_and_its_worked_example() -> None:
     deal = read_layout(EXAMPLES / "r24-layout.yaml")
     game = Game(deal)
+    session = TapSession(game)
     rows = [[str(card) for card in row] for row in game.position.rows()]
     assert rows[0] == ["JD"] and rows[6] == ["7C", "10C", "3H", "4H", "3S", "KD", "7S"]
     assert str(game.position.waste_top) == "7D" and game.position.stock_count == 23
-    assert game.play("QC").refusal.value == "blocked"  # R24: Q♣ is blocked at the start
-    game.play("7C")
-    assert game.play("7S").message == "The sum must equal 13"
-    game.play("7S")  # clear the selection again
+    assert session.play("QC").refusal.value == "blocked"  # R24: Q♣ is blocked at the start
+    session.play("7C")
+    assert session.play("7S").message == "The sum must equal 13"
+    session.play("7S")  # clear the selection again
     for word in ("KD", "10C", "3S"):
-        assert game.play(word).ok
+        assert session.play(word).ok
     assert [str(card) for card in game.position.rows()[6] if card is not None] == ["7C", "3H", "4H", "7S"]
 
 

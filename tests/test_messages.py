@@ -12,9 +12,11 @@ from pyramide_cli.cli.interactive import run_session
 from pyramide_cli.cli.render import Style
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.errors import MoveSyntaxError, UnknownWordError
-from pyramide_cli.engine.game import Game, parse_input
+from pyramide_cli.engine.game import Game
 from pyramide_cli.engine.text import plural
-from pyramide_cli.storage.session import play_words, refusal_line
+from pyramide_cli.cli.steps import refusal_line
+from pyramide_cli.storage.session import play_words
+from pyramide_cli.engine.taps import TapSession, parse_input
 
 CODE = "PY1-N-AAAAAAS"  # row 7: 5D KC 2S JH 3D 10H AS; QC above 3D and 10H
 
@@ -101,4 +103,5 @@ def test_survey_help_names_only_the_statuses_it_returns() -> None:
 
 def test_a_game_reads_both_refusal_texts() -> None:
     game = Game(Deal.from_code(CODE))
-    assert game.play("QC").message == "This card is blocked by another card"
+    session = TapSession(game)
+    assert session.play("QC").message == "This card is blocked by another card"

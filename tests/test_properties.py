@@ -11,11 +11,13 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from builders import rules_moves
+
 from pyramide_cli.engine.cards import CARDS
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
 from pyramide_cli.engine.moves import DRAW, RECYCLE, UNDO, Move, Refusal
-from pyramide_cli.engine.position import Outcome
+from pyramide_cli.engine.position import Outcome, Position
 from pyramide_cli.engine.rules import Rules
 
 VARIANTS = ["strict", "recycles=1", "recycles=0", "waste-pair", "cover-pair", "stock-top", "draw-3"]
@@ -102,26 +104,29 @@ class NaiveGame:
                         pile.remove(card)
 
 
-def board(game: Game) -> tuple:
-    position = game.position
+def board(position: Position) -> tuple:
     return (position.rows(), list(position.waste), list(position.stock))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal_strategy, st.lists(st.integers(min_value=0, max_value=10**6), min_size=1, max_size=120))
 def test_engine_agrees_with_a_naive_model_of_the_rules(deal, choices):
-    # The naive model knows R1-R17 only: the engine plays by them too when dead positions do not end
-    # the game (save format 1's end rule); tests/test_dead.py checks that end on its own.
-    game, naive = Game(deal, dead_ends=False), NaiveGame(deal)
+    # The naive model knows R1-R17 only: the positions play by them on through dead positions (save
+    # format 1's end rule), and the game agrees until it ends; tests/test_dead.py checks that end on its own.
+    game, position, naive = Game(deal), Position.start(deal), NaiveGame(deal)
     for choice in choices:
-        legal = game.position.legal_moves(dead_ends=False)
+        legal = rules_moves(position)
         assert {str(item) for item in legal} == naive.moves()
-        assert board(game) == (naive.rows, naive.waste, naive.stock)
+        assert board(position) == (naive.rows, naive.waste, naive.stock)
+        if not game.is_over:
+            assert game.position == position and set(game.legal_moves) == set(legal)
         if not legal:
-            assert game.outcome in (Outcome.WON, Outcome.LOST)
+            assert position.outcome in (Outcome.WON, Outcome.LOST) and game.is_over
             break
         chosen = legal[choice % len(legal)]
-        game.apply(chosen)
+        position = position.apply_unchecked(chosen)
+        if not game.is_over:
+            game.push(chosen)
         naive.apply(chosen)
 
 
@@ -140,7 +145,7 @@ def test_invariants_along_random_games(deal, choices):
         assert sorted(places) == sorted(CARDS)
         assert game.score == 10 * sum(1 for item in position.foundation if item in pyramid_cards)
 
-        legal = position.legal_moves()
+        legal = position.legal_moves
         for candidate in EVERY_REMOVAL + [DRAW, RECYCLE]:
             refusal = position.refusal(candidate)
             assert (refusal is None) == (candidate in legal), (str(candidate), refusal)

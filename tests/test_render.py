@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from pyramide_cli.engine.cards import parse_card
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
 from pyramide_cli.engine.level import Level
@@ -14,6 +15,7 @@ from pyramide_cli.cli.render import (
     CELL, Extras, Style, format_duration, game_state, pass_text, render_board, status_line, style_for,
 )
 from pyramide_cli.engine.rules import Rules
+from pyramide_cli.engine.taps import TapSession
 
 from builders import r24_deal
 from cli_support import game_of
@@ -36,7 +38,8 @@ def test_the_pyramid_is_on_top_with_row_r_covering_half_a_card_each_side() -> No
 
 def test_stock_and_waste_are_below_left_and_the_foundation_below_right() -> None:
     game = Game(r24_deal())
-    game.play("KD")
+    session = TapSession(game)
+    session.play("KD")
     lines = render_board(game, Style(ascii=True)).splitlines()
     talon = lines[8]
     assert talon.index("stock 23") < talon.index("waste 7D") < talon.index("foundation KD (1)")
@@ -46,8 +49,9 @@ def test_stock_and_waste_are_below_left_and_the_foundation_below_right() -> None
 
 def test_the_status_line_has_code_score_moves_pass_stock_time_selection_and_outcome() -> None:
     game = game_of("PY1-T-AAAAAAS", *["draw"] * 24, "recycle")
-    game.play("5D")
-    line = status_line(game, Style(ascii=True), Extras(time_played=125.0))
+    session = TapSession(game)
+    session.play("5D")
+    line = status_line(game, Style(ascii=True), Extras(time_played=125.0, selected=session.selected))
     assert line.split(" | ") == ["PY1-T-AAAAAAS", "score 0", "moves 25", "pass 2 of 3", "stock 24", "time 2:05",
                                  "selected 5D", "playing"]
 
@@ -76,12 +80,13 @@ def test_a_won_and_a_lost_game_say_so() -> None:
 
 def test_colour_paints_red_suits_and_the_selection_and_dims_blocked_cards() -> None:
     game = Game(r24_deal())
-    game.play("7C")
-    board = render_board(game, Style(color=True))
+    session = TapSession(game)
+    session.play("7C")
+    board = render_board(game, Style(color=True), Extras(selected=session.selected))
     assert "\x1b[31m7♦" in board  # a red card is red
     assert "\x1b[31;2mJ♦" in board  # a blocked red card is dim too
     assert "\x1b[7;1m[7♣]" in board  # the selection in reverse video
-    plain = render_board(game, Style())
+    plain = render_board(game, Style(), Extras(selected=session.selected))
     assert "\x1b" not in plain
     assert ANSI.sub("", board) == plain
 
@@ -127,9 +132,10 @@ def test_reveal_lists_the_stock_top_first() -> None:
 
 def test_json_state_has_the_documented_keys_and_values() -> None:
     game = Game(r24_deal())
-    game.play("KD")
-    game.play("7C")
-    state = game_state(game, Extras(time_played=3.21))
+    session = TapSession(game)
+    session.play("KD")
+    session.play("7C")
+    state = game_state(game, Extras(time_played=3.21, selected=session.selected))
     for key in ("deal", "rules", "pyramid", "waste", "stock_count", "foundation", "free", "legal_moves", "score",
                 "moves", "status", "selected"):
         assert key in state
@@ -166,8 +172,7 @@ def test_the_status_and_the_session_help_fit_80_columns_in_every_language(langua
     set_language(language)
     try:
         game = game_of("PY1-T-AAAAAAS", *["draw"] * 24, "recycle")
-        game.play("5D")
-        extras = Extras(time_played=36_000.0, level=Level.EXPERT, daily="2026-11-29")
+        extras = Extras(time_played=36_000.0, level=Level.EXPERT, daily="2026-11-29", selected=parse_card("5D"))
         for style in (Style(), Style(ascii=True), Style(color=True)):
             board = render_board(game, style, extras)
             assert max(_visible_length(line) for line in board.splitlines()) <= 80

@@ -3,7 +3,7 @@
 The segment game is a relaxation of the rest of the last pass: wherever the exhaustive search
 finds a win it must find one too, and wherever there is none its gains must bound the true maxima
 from above.  Nothing here trusts the solver: the truth is ``reference_search`` over
-``Position.legal_moves()``.
+``Position.legal_moves``.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ import pytest
 from pyramide_cli.engine.errors import MoveSyntaxError
 from pyramide_cli.storage.files import LockTimeoutError, SaveLock
 from pyramide_cli.storage.save import load_game
-from pyramide_cli.storage.session import MAX_PAUSE, Stopwatch, check_word, describe, play_words, refusal_line
+from pyramide_cli.cli.steps import describe, refusal_line
+from pyramide_cli.storage.session import MAX_PAUSE, Stopwatch, check_word, play_words
 
 from cli_support import make_save
 

@@ -2,7 +2,7 @@
 
 Nothing here trusts the solver's own output: lines are replayed with the engine; verdicts, the
 most cards removable and the fewest actions are checked against ``reference_search`` (a plain
-breadth-first search over ``Position.legal_moves()``).
+breadth-first search over ``Position.legal_moves``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``--optimal``: every lower bound of the A* search is checked against exact distances.
 
 The A* search is exact only if no bound ever exceeds the true number of actions left.  Here a
-plain breadth-first search over ``Position.legal_moves()`` computes, for every position
+plain breadth-first search over ``Position.legal_moves`` computes, for every position
 reachable from a small one, the fewest actions to a win; each bound the search uses (the
 heuristic, the pass check R2, the dig W3) must stay within it.  docs/solver.md explains each.
 """
@@ -49,7 +49,7 @@ def distances_to_win(start: Position) -> tuple[dict[tuple[int, ...], Position], 
     while queue:
         position = queue.popleft()
         key = state_key(position)
-        for move in position.legal_moves():
+        for move in position.legal_moves:
             after = position.apply(move)
             after_key = state_key(after)
             parents.setdefault(after_key, []).append(key)
@@ -77,7 +77,7 @@ def waste_removable_this_pass(position: Position) -> int:
     while queue:
         current = queue.popleft()
         removed |= waste & ~current.talon
-        for move in current.legal_moves():
+        for move in current.legal_moves:
             if move.kind is MoveKind.RECYCLE:
                 continue
             after = current.apply(move)

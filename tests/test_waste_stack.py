@@ -3,7 +3,7 @@
 The waste-stack game is a relaxation of the rest of the last pass under ``draw-3``: wherever the
 exhaustive search finds a win it must be able to clear the pyramid too, and wherever it cannot its
 gains must bound the true maxima from above.  Nothing here trusts the solver: the truth is
-``reference_search`` over ``Position.legal_moves()``.
+``reference_search`` over ``Position.legal_moves``.
 """
 
 from __future__ import annotations

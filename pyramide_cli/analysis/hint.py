@@ -161,7 +161,7 @@ def hint_for(game: Game | Position, limits: SolveLimits = HINT_LIMITS, *, select
 def heuristic_move(position: Position) -> Move:
     """The strategy tips of 003/004: a king at once; else the pyramid pair uncovering the most
     cards; else a pair with the waste (or stock) card uncovering the most; else draw or recycle."""
-    legal = position.legal_moves()
+    legal = position.legal_moves
     kings = [move for move in legal if move.kind is MoveKind.KING]
     if kings:
         return kings[0]

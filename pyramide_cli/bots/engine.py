@@ -34,7 +34,7 @@ from ..engine.errors import MoveSyntaxError, PyramideError
 from ..engine.game import Game
 from ..engine.text import text
 from ..engine.moves import Move
-from ..engine.state import game_state
+from ..storage.game_document import game_state
 from ..versions import ENGINE_PROTOCOL_VERSION
 from .players import BotFailure
 

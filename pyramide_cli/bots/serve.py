@@ -20,9 +20,11 @@ from typing import IO, Any
 
 from ..engine.deal import MAX_DEAL_NUMBER, Deal
 from ..engine.errors import PyramideError
-from ..engine.game import Game, TapAction, TapResult, parse_input
+from ..engine.game import ActionRecord, Game
+from ..engine.moves import RESIGN, UNDO, Move, refusal_error
 from ..engine.rules import Rules
-from ..engine.state import Extras, game_state
+from ..engine.taps import TapAction, TapResult, TapSession, parse_input
+from ..storage.game_document import Extras, game_state
 from ..versions import JSON_SCHEMA_VERSION, PACKAGE_VERSION, SERVE_PROTOCOL_VERSION
 
 ErrorDocument = Callable[[PyramideError], dict[str, Any]]
@@ -56,7 +58,7 @@ class ServeSession:
         self.error_document = error_document
         self.greeted = False
         self.finished = False
-        self.game: Game | None = None
+        self.session: TapSession | None = None
         self.source: Path | None = None
         """The save file the game was read from, if any (``save`` writes back to it by default)."""
         self.base: Any = None
@@ -151,7 +153,7 @@ class ServeSession:
             deal = Deal.from_number(secrets.randbelow(MAX_DEAL_NUMBER + 1), rules or Rules())
         from ..storage.save import SaveData
 
-        self.game = Game(deal, assist)
+        self.session = TapSession(Game(deal), assist=assist)
         self.source = None
         self.base = SaveData.new(deal, assist=assist, level=extras.get("level"), daily=extras.get("daily"))
         return {"state": self._state()}
@@ -160,7 +162,7 @@ class ServeSession:
         from ..storage.save import load_game
 
         saved = load_game(file)
-        self.game, self.source, self.base = saved.game, saved.path, saved.data
+        self.session, self.source, self.base = saved.session, saved.path, saved.data
         return {"file": str(saved.path), "state": self._state()}
 
     def _op_state(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -172,7 +174,8 @@ class ServeSession:
                 "status": game.outcome.value}
 
     def _op_play(self, request: dict[str, Any]) -> dict[str, Any]:
-        game = self._current()
+        session = self._session()
+        game = session.game
         words = request.get("input")
         if isinstance(words, str):
             words = [words]
@@ -184,10 +187,10 @@ class ServeSession:
         steps = []
         for word in words:
             score = game.score
-            result = game.play(word)
+            result = session.play(word)
             if not result.ok:
                 return self._refused(word, result, steps, request)
-            steps.append(_step(word, result, game, score))
+            steps.append(_step(word, result, session, score))
         return {"steps": steps, **self._summary(request)}
 
     def _refused(self, word: str, result: TapResult, steps: list[dict[str, Any]],
@@ -202,10 +205,18 @@ class ServeSession:
                        {"steps": steps, **self._summary(request)})
 
     def _op_undo(self, request: dict[str, Any]) -> dict[str, Any]:
-        return {"record": self._current().undo().to_dict(), **self._summary(request)}
+        return {"record": self._game_action(UNDO).to_dict(), **self._summary(request)}
 
     def _op_resign(self, request: dict[str, Any]) -> dict[str, Any]:
-        return {"record": self._current().resign().to_dict(), **self._summary(request)}
+        return {"record": self._game_action(RESIGN).to_dict(), **self._summary(request)}
+
+    def _game_action(self, action: Move) -> ActionRecord:
+        """``undo`` or ``resign`` through the session (which clears the selection); raises when refused."""
+        result = self._session().play(str(action))
+        if result.record is None:
+            assert result.refusal is not None
+            raise refusal_error(action, result.refusal)
+        return result.record
 
     def _op_hint(self, request: dict[str, Any]) -> dict[str, Any]:
         from ..analysis.hint import HINT_LIMITS, hint_for
@@ -227,7 +238,8 @@ class ServeSession:
         from ..storage.files import SaveLock, check_output
         from ..storage.save import SaveData, read_save, write_save
 
-        game = self._current()
+        session = self._session()
+        game = session.game
         file = _text(request, "file")
         if file is None:
             if self.source is None:
@@ -243,21 +255,25 @@ class ServeSession:
                 check_output(target, overwrite, how_to_force='"overwrite": true')  # only a save is replaced
                 previous = read_save(target)
                 base = previous if previous.deal == game.deal.code else base
-            data = SaveData.from_game(game, base)
+            data = SaveData.from_game(game, base, selected=session.selected, assist=session.assist)
             write_save(target, data)
         self.source, self.base = target, data
         return {"file": str(target), "written": True}
 
     # -- helpers ------------------------------------------------------------------------------
-    def _current(self) -> Game:
-        if self.game is None:
+    def _session(self) -> TapSession:
+        if self.session is None:
             raise RequestError("no game yet: start one with {\"op\": \"new\"}")
-        return self.game
+        return self.session
+
+    def _current(self) -> Game:
+        return self._session().game
 
     def _state(self, reveal: bool = False) -> dict[str, Any]:
-        base = self.base
-        extras = Extras() if base is None else Extras(base.time_played, base.level, base.daily)
-        return game_state(self._current(), extras, reveal=reveal)
+        base, session = self.base, self._session()
+        extras = Extras(selected=session.selected) if base is None else Extras(base.time_played, base.level,
+                                                                               base.daily, session.selected)
+        return game_state(session.game, extras, reveal=reveal)
 
     def _summary(self, request: dict[str, Any]) -> dict[str, Any]:
         """What a bot needs after an action; the whole state when the request says ``"state": true``."""
@@ -283,13 +299,13 @@ class _Refused(PyramideError):
         self.body = body
 
 
-def _step(word: str, result: TapResult, game: Game, score_before: int) -> dict[str, Any]:
+def _step(word: str, result: TapResult, session: TapSession, score_before: int) -> dict[str, Any]:
     step: dict[str, Any] = {"input": word, "action": result.action.value}
     if result.action is TapAction.MOVED and result.record is not None:
         step.update(result.record.to_dict())
     else:
         step.update({"move": None, "points": 0, "score": score_before})
-    step["selected"] = None if game.selected is None else str(game.selected)
+    step["selected"] = None if session.selected is None else str(session.selected)
     return step
 
 

@@ -83,7 +83,7 @@ def game_seed(seed: int, number: int) -> int:
 
 def play_game(bot: Any, deal: Deal, seed: int, max_actions: int = DEFAULT_MAX_ACTIONS) -> GameResult:
     """Play one game of ``deal`` with ``bot``; its failures lose this game only."""
-    game = Game(deal, assist=False)
+    game = Game(deal)
     reason = detail = None
     thinking = 0.0
     started = time.perf_counter()

@@ -229,7 +229,7 @@ def _write_saves(targets: dict[int, Path], spec: TournamentSpec, results: list[G
     from ..storage.save import HEADER, SaveData
 
     for result in results:
-        game = Game.replay(Deal.from_number(result.number, spec.rules), result.history, assist=True)
+        game = Game.replay(Deal.from_number(result.number, spec.rules), result.history)
         note = f"# Played by {name} in `pyramide tournament` (seed {spec.seed})"
         if result.reason is not None:
             note += f"; resigned for it: {result.reason}"

@@ -194,12 +194,13 @@ def board_style(ascii: bool, french: bool) -> Style:
 
 
 def extras_of(data: Any) -> Extras:
-    """The :class:`Extras` (time, level, daily) of a :class:`~pyramide_cli.storage.save.SaveData`, or none."""
+    """The :class:`Extras` (time, level, daily, selection) of a :class:`~pyramide_cli.storage.save.SaveData`,
+    or none."""
     from .render import Extras  # lazy: see the imports
 
     if data is None:
         return Extras()
-    return Extras(time_played=data.time_played, level=data.level, daily=data.daily)
+    return Extras(time_played=data.time_played, level=data.level, daily=data.daily, selected=data.selected)
 
 
 def stats_db(db: str | None) -> Path:
@@ -216,7 +217,7 @@ def echo(text: str = "") -> None:
 
 def print_steps(result: PlayResult, style: Style) -> None:
     """One line per tap or move a batch played (``10C: selected 10♣``), as ``play`` and a session show them."""
-    from ..storage.session import describe  # only playing needs it: the other commands never load it
+    from .steps import describe  # only playing needs it: the other commands never load it
     from .render import card_name
 
     for step in result.steps:

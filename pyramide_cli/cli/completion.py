@@ -94,20 +94,21 @@ def complete_play(ctx: Any, incomplete: str) -> list[tuple[str, str]]:
 
 
 def _play_choices(ctx: Any, incomplete: str) -> list[tuple[str, str]]:
-    from ..engine.game import Game
+    from ..engine.taps import TapSession
     from ..storage.save import load_game
     from .render import playable_cards
 
     file = ctx.params.get("file")
     if not file:
         return []
-    game: Game = load_game(file).game
+    session: TapSession = load_game(file).session
     for word in ctx.params.get("taps") or ():
-        game.play(word)  # the words already on the line, as play will apply them (refusals change nothing)
+        session.play(word)  # the words already on the line, as play will apply them (refusals change nothing)
+    game = session.game
     if game.is_over:
         return []
     choices: list[tuple[str, str]] = []
-    selected = game.selected
+    selected = session.selected
     for card in playable_cards(game.position):
         if card == selected:
             choices.append((str(card), "selected: tap again to unselect"))

@@ -124,7 +124,7 @@ def deal(
         with SaveLock(path):
             check_output(path, force)
             write_save(path, data)
-        game = Game(new_deal, assist)
+        game = Game(new_deal)
         extras = extras_of(data)
         if json_output:
             emit_json({"ok": True, "file": str(path), "number": new_deal.number, "custom": new_deal.is_custom,

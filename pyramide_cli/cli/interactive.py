@@ -27,13 +27,15 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..engine.errors import MoveSyntaxError, PyramideError, UnknownWordError, quoted
+from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.position import Termination
 from ..engine.text import message_of, plural, text
 from ..i18n import for_display, tr
 from ..i18n.words import canonical_line
 from ..storage.files import LockTimeoutError
-from ..storage.session import PlayResult, Stopwatch, count_hint, play_words, refusal_line
+from ..storage.session import PlayResult, Stopwatch, count_hint, play_words
+from .steps import refusal_line
 from .common import echo, extras_of, print_steps, say_error, shown
 from .render import LEVEL_LABELS, LEVEL_WORDS, Style, card_name, format_duration, render_board
 
@@ -78,11 +80,12 @@ def unknown_word_message(word: str) -> str:
                 "undo, hint, show, help, new, restart, resign or quit", word=quoted(word))
 
 
-def hint_text(game: Game) -> str:
-    """The hint for the game from its selection (the solver is imported on the first ``hint``, not at start-up)."""
+def hint_text(game: Game, selected: Card | None = None) -> str:
+    """The hint for the game from the selection ``selected`` (the solver is imported on the first
+    ``hint``, not at start-up)."""
     from ..analysis.hint import hint_for
 
-    return hint_for(game, selected=game.selected).text
+    return hint_for(game, selected=selected).text
 
 
 def end_message(result: PlayResult) -> str:
@@ -264,7 +267,7 @@ class Session:
 
     def hint(self) -> None:
         """A hint for the game as it stands; counted in the save (``hints``) for the statistics."""
-        hint = hint_text(self.last.game)
+        hint = hint_text(self.last.game, self.last.data.selected)
         count_hint(self.path, self.stopwatch.lap())
         self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats))
         self.hints.append(hint)

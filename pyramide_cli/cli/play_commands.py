@@ -8,7 +8,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..storage.session import PlayResult, Step, play_words, refusal_line
+from ..storage.session import PlayResult, Step, play_words
+from .steps import refusal_line
 from .app import SUMMARIES, app
 from .completion import complete_play
 from .common import (

@@ -27,10 +27,10 @@ from typing import IO, NamedTuple
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.level import LEVEL_LABELS, LEVEL_WORDS
-from ..engine.position import Outcome, Position, Termination
-from ..engine.state import Extras, game_state, playable_cards, playable_waste
+from ..engine.position import Outcome, Position, Termination, playable_cards, playable_waste
 from ..engine.text import text
 from ..i18n import left_to_right, tr
+from ..storage.game_document import Extras, game_state
 
 
 __all__ = ["Extras", "LEVEL_LABELS", "LEVEL_WORDS", "OUTCOME_WORDS", "Style", "TERMINATION_WORDS", "game_state",
@@ -118,25 +118,25 @@ def _cell(card: Card | None, position: Position, selected: Card | None, style: S
     return " " + padding + card_text(card, style, dim=not position.is_playable(card)) + "  "
 
 
-def pyramid_lines(game: Game, style: Style) -> list[str]:
+def pyramid_lines(game: Game, style: Style, selected: Card | None = None) -> list[str]:
     position = game.position
     lines = []
     for index, row in enumerate(position.rows()):
         indent = " " * ((6 - index) * CELL // 2)
-        lines.append((indent + "".join(_cell(card, position, game.selected, style) for card in row)).rstrip())
+        lines.append((indent + "".join(_cell(card, position, selected, style) for card in row)).rstrip())
     return lines
 
 
-def talon_line(game: Game, style: Style) -> str:
+def talon_line(game: Game, style: Style, selected: Card | None = None) -> str:
     """Stock and waste on the left, the foundation on the right (seed 003's layout)."""
     position = game.position
     dash = "-" if style.ascii else "—"
     stock_top = position.stock_top if position.rules.stock_top else None
     stock = tr(text("stock {count}", count=f"{position.stock_count:>2}"))
     if stock_top is not None:
-        stock += " " + _marked(stock_top, game, style)
+        stock += " " + _marked(stock_top, selected, style)
     waste_cards = playable_waste(position)
-    waste = tr(text("waste {cards}", cards=" ".join(_marked(card, game, style) for card in waste_cards)
+    waste = tr(text("waste {cards}", cards=" ".join(_marked(card, selected, style) for card in waste_cards)
                     if waste_cards else dash))
     if len(position.waste) > len(waste_cards):
         waste += " " + tr(text("(+{count} under)", count=len(position.waste) - len(waste_cards)))
@@ -148,8 +148,8 @@ def talon_line(game: Game, style: Style) -> str:
     return left + " " * gap + foundation
 
 
-def _marked(card: Card, game: Game, style: Style) -> str:
-    if card == game.selected:
+def _marked(card: Card, selected: Card | None, style: Style) -> str:
+    if card == selected:
         return _paint(f"[{card_name(card, style)}]", style, _RED if card.suit.is_red else "", _REVERSE, _BOLD)
     return card_text(card, style)
 
@@ -189,7 +189,7 @@ TERMINATION_WORDS = {Termination.CLEARED: text("cleared"), Termination.NO_MOVES:
 
 def status_parts(game: Game, style: Style, extras: Extras = Extras()) -> list[str]:
     """The parts of the status line: code, daily date or level, score, moves, pass, stock count,
-    time played, selection and outcome, each in the reader's language."""
+    time played, selection (``extras.selected``) and outcome, each in the reader's language."""
     position = game.position
     parts = [game.deal.code]
     if extras.daily:
@@ -203,8 +203,8 @@ def status_parts(game: Game, style: Style, extras: Extras = Extras()) -> list[st
         tr(text("stock {count}", count=position.stock_count)),
         tr(text("time {time}", time=format_duration(extras.time_played))),
     ]
-    if game.selected is not None:
-        parts.append(tr(text("selected {card}", card=card_name(game.selected, style))))
+    if extras.selected is not None:
+        parts.append(tr(text("selected {card}", card=card_name(extras.selected, style))))
     parts.append(outcome_text(game))
     return parts
 
@@ -252,8 +252,8 @@ def render_board(game: Game, style: Style = Style(), extras: Extras = Extras(), 
     """The whole board as text (no trailing newline).  In Hebrew the talon and status lines are kept
     left to right (:func:`~pyramide_cli.i18n.left_to_right`), so the board has the shape of seed 003's
     screen in every language: stock and waste on the left, the foundation on the right."""
-    lines = pyramid_lines(game, style)
-    lines += ["", left_to_right(talon_line(game, style))]
+    lines = pyramid_lines(game, style, extras.selected)
+    lines += ["", left_to_right(talon_line(game, style, extras.selected))]
     if reveal:
         stock = game.position.stock
         lines.append(left_to_right(" " + tr(text("stock, top first: {cards}", cards=" ".join(

@@ -62,7 +62,7 @@ def _expectations(game: Game, expect: Expectation | None, expect_score: int | No
 
 def _prefix_game(data: SaveData, actions: int) -> Game:
     """The game after the first ``actions`` entries of the history (stopping at an illegal one)."""
-    return Game.walk(data.deal_object(), data.history[:actions], data.assist, dead_ends=data.format >= 2).game
+    return data.walk(actions).game
 
 
 def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, Any]]:
@@ -80,11 +80,8 @@ def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, An
             echo(render_board(game, style))
             echo()
 
-    dead_ends = data.format >= 2
-    deal = data.deal_object()
-    emit(0, None, Game(deal, data.assist, dead_ends=dead_ends))
-    Game.walk(deal, data.history, data.assist, dead_ends=dead_ends,
-              each=lambda number, move, game: emit(number, str(move), game))
+    emit(0, None, Game(data.deal_object()))
+    data.walk(each=lambda number, move, game: emit(number, str(move), game))
     return documents
 
 
@@ -191,7 +188,8 @@ def _document(path: Path, data: SaveData, result: Replay, checks: list[dict[str,
         "divergences": [_divergence(divergence) for divergence in result.divergences],
         "expectations": checks,
         "upto": upto,
-        "state": game_state(shown, extras_of(data) if upto is None else extras_of(None)),
+        "state": game_state(shown, extras_of(data)._replace(selected=result.selected) if upto is None
+                            else extras_of(None)),
     }
     if steps:
         document["steps"] = steps

@@ -176,8 +176,8 @@ def hint(
         from .targets import load_target
 
         limits = _limits(HINT_LIMITS.max_states if max_states is None else max_states, timeout)
-        game, _, source = load_target(target)
-        given = hint_for(game, limits, selected=game.selected)
+        game, data, source = load_target(target)
+        given = hint_for(game, limits, selected=None if data is None else data.selected)
         if json_output:
             emit_json({"ok": True, "file": source, "deal": game.deal.code, **given.to_dict()})
         else:

@@ -290,45 +290,33 @@ class Position:
     def _states_pair(first: str, second: str) -> bool:
         return frozenset((first, second)) in kernel.PAIRING_ROLES
 
-    def legal_moves(self, *, dead_ends: bool = True) -> list[Move]:
-        """Removals first, then ``draw`` or ``recycle`` when allowed.  Empty once the game is over.
-
-        ``dead_ends=False`` is the end rule of save format 1: a dead position still offers its
-        draw or recycle.
-        """
+    @property
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Removals first, then ``draw`` or ``recycle`` when allowed.  Empty once the game is over, a
+        dead position included (the moves of :attr:`Game.legal_moves <pyramide_cli.engine.game.Game.legal_moves>`,
+        worked out from the rules here: the tests' independent model)."""
         moves = self.removals()
         if self.can_draw:
             stock = DRAW
         elif self.can_recycle:
             stock = RECYCLE
         else:
-            return moves
-        if moves or not dead_ends or self.removal_ahead():
+            return tuple(moves)
+        if moves or self.removal_ahead():
             moves.append(stock)
-        return moves
+        return tuple(moves)
 
-    def refusal(self, move: Move, *, dead_ends: bool = True) -> Refusal | None:
+    def refusal(self, move: Move) -> Refusal | None:
         """Why ``move`` is illegal here, or ``None`` when it is legal (the ``verify`` of the engine).
 
-        A dead position refuses draws and recycles with ``game-over`` (``dead_ends=False``: the
-        end rule of save format 1, where they stay legal).
+        A dead position refuses draws and recycles with ``game-over``.
         """
         if move.is_game_action:
             raise ValueError(f"{move} is an action of a game, not of a position")
         if self.is_won:
             return Refusal.GAME_OVER
-        if dead_ends and not move.removes_cards and self.is_dead:
-            return Refusal.GAME_OVER
-        if move.kind is MoveKind.DRAW:
-            if self.can_draw:
-                return None
-            return Refusal.STOCK_EMPTY if self.can_recycle else Refusal.NOTHING_TO_DRAW
-        if move.kind is MoveKind.RECYCLE:
-            if self.can_recycle:
-                return None
-            if self.talon >> self.drawn:
-                return Refusal.STOCK_NOT_EMPTY
-            return Refusal.NOTHING_TO_RECYCLE if not self.talon else Refusal.RECYCLE_LIMIT
+        if not move.removes_cards:
+            return Refusal.GAME_OVER if self.is_dead else self.stock_refusal(move)
         states = [self._play_state(card) for card in move.cards]
         if move.kind is MoveKind.KING:
             state = states[0]
@@ -338,6 +326,19 @@ class Position:
                 return Refusal.NOT_A_KING
             return None if state in kernel.KING_ROLES else Refusal.NOT_IN_PLAY
         return self._pair_refusal(move, states)
+
+    def stock_refusal(self, move: Move) -> Refusal | None:
+        """Why the stock refuses a draw or recycle (empty stock, recycle limit), whether the game goes
+        on or not; ``None`` when the stock allows it."""
+        if move.kind is MoveKind.DRAW:
+            if self.can_draw:
+                return None
+            return Refusal.STOCK_EMPTY if self.can_recycle else Refusal.NOTHING_TO_DRAW
+        if self.can_recycle:
+            return None
+        if self.talon >> self.drawn:
+            return Refusal.STOCK_NOT_EMPTY
+        return Refusal.NOTHING_TO_RECYCLE if not self.talon else Refusal.RECYCLE_LIMIT
 
     def _pair_refusal(self, move: Move, states: list[str | Refusal]) -> Refusal | None:
         first, second = move.cards
@@ -363,9 +364,9 @@ class Position:
         return False
 
     # -- applying moves -----------------------------------------------------------------------
-    def apply(self, move: Move, *, dead_ends: bool = True) -> Position:
+    def apply(self, move: Move) -> Position:
         """The position after ``move``; raises :class:`IllegalMoveError` with the reason if illegal."""
-        refusal = self.refusal(move, dead_ends=dead_ends)
+        refusal = self.refusal(move)
         if refusal is not None:
             raise refusal_error(move, refusal)
         return self.apply_unchecked(move)
@@ -397,3 +398,18 @@ class Position:
         """
         recycles = self.recycles if self.rules.recycle_limit is not None else 0
         return (self.pyramid, self.talon, self.drawn, recycles)
+
+
+def playable_waste(position: Position) -> list[Card]:
+    """The waste cards in play: the top one (and the one under it under ``waste-pair``), bottom first."""
+    waste = position.waste
+    return [card for card in waste[-2:] if position.is_playable(card)]
+
+
+def playable_cards(position: Position) -> list[Card]:
+    """Every card that can take part in a removal now: free pyramid cards, then talon cards in play."""
+    cards = list(position.free_cards) + playable_waste(position)
+    stock_top = position.stock_top
+    if stock_top is not None and position.is_playable(stock_top):
+        cards.append(stock_top)
+    return cards

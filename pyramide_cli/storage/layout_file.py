@@ -25,7 +25,8 @@ from ..engine.errors import DealCodeError, RulesError, quoted, quoted_name
 from .files import FileContentError, read_text
 from ..engine.rules import Rules
 from ..engine.text import message_of, text
-from .save import LAYOUT_KEY, SaveFileError, load_yaml
+from .save_format import LAYOUT_KEY
+from .strict_yaml import SaveFileError, load_yaml
 
 LAYOUT_VERSION = 1
 _KEYS = (LAYOUT_KEY, "rules", "rows", "waste", "stock")

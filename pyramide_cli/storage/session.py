@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.cards import Card
 from .files import SAVE_OUTPUT, SaveLock, read_head
-from ..engine.game import Game, TapAction, TapResult, parse_input
-from ..engine.moves import CARD_REFUSALS, Move, MoveKind, Refusal
-from ..engine.text import text
+from ..engine.game import Game
+from ..engine.moves import CARD_REFUSALS, Move
+from ..engine.taps import TapResult, TapSession, parse_input
 from .save import SaveData, load_game, write_save
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ does not count the night."""
 
 
 def check_word(text: str) -> None:
-    """Raise :class:`MoveSyntaxError` when ``text`` is neither a tap nor a move (as ``Game.play`` reads it)."""
+    """Raise :class:`MoveSyntaxError` when ``text`` is neither a tap nor a move (as ``TapSession.play`` reads it)."""
     parse_input(text)
 
 
@@ -79,9 +79,10 @@ class PlayResult(NamedTuple):
     """Lines for the player that are no error: a game the statistics could not take."""
 
 
-def _step(text: str, result: TapResult, game: Game, score_before: int) -> Step:
+def _step(text: str, result: TapResult, session: TapSession, score_before: int) -> Step:
+    game = session.game
     position = game.position
-    return Step(text, result, game.score - score_before, game.score, game.selected, position.waste_top,
+    return Step(text, result, game.score - score_before, game.score, session.selected, position.waste_top,
                 position.pass_number, refused_card(game, text, result))
 
 
@@ -117,9 +118,9 @@ def play_words(
     _refuse_non_saves(path)
     with SaveLock(path):
         saved = load_game(path)
-        game = saved.game
+        session, game = saved.session, saved.game
         if assist is not None:
-            game.assist = assist
+            session.assist = assist
         was_over = game.is_over
         if was_over:
             time_added = 0.0
@@ -127,13 +128,13 @@ def play_words(
         refused = None
         for word in words:
             score_before = game.score
-            result = game.play(word)
-            step = _step(word, result, game, score_before)
+            result = session.play(word)
+            step = _step(word, result, session, score_before)
             if not result.ok:
                 refused = step
                 break
             steps.append(step)
-        data = saved.updated(game, time_added)
+        data = saved.updated(session, time_added)
         written = data != saved.data
         text = write_save(path, data) if written else saved.text
         ended = not was_over and game.is_over
@@ -161,7 +162,7 @@ def count_hint(path: Path | str, time_added: float = 0.0) -> SaveData:
         saved = load_game(path)
         if saved.game.is_over:
             return saved.data
-        data = replace(saved.updated(saved.game, time_added), hints=saved.data.hints + 1)
+        data = replace(saved.updated(saved.session, time_added), hints=saved.data.hints + 1)
         write_save(path, data)
         return data
 
@@ -185,38 +186,3 @@ class Stopwatch:
         elapsed = min(max(now - self.last, 0.0), MAX_PAUSE)
         self.last = now
         return elapsed
-
-
-def describe(step: Step, name: Callable[[Card], str] = str) -> str:
-    """A short line for a played step: ``removed 10♣+3♠ (+20)``, ``selected 7♣``, ``drew 5♠`` …"""
-    result = step.result
-    if result.action is TapAction.SELECTED:
-        return text("selected {card}", card=name(step.selected)) if step.selected is not None else text("selected")
-    if result.action is TapAction.DESELECTED:
-        return text("selection cleared")
-    move = result.move
-    assert move is not None
-    if move.cards:
-        return text("removed {cards} ({points})", cards="+".join(name(card) for card in move.cards),
-                    points=f"+{step.points}")
-    if move.kind is MoveKind.DRAW:
-        return text("drew {card}", card=name(step.waste_top)) if step.waste_top is not None else text("drew")
-    if move.kind is MoveKind.RECYCLE:
-        return text("recycled the waste: pass {number}", number=step.pass_number)
-    if move.kind is MoveKind.RESIGN:
-        return text("resigned: the game is lost")
-    return text("undid the last action (score {score})", score=step.score)
-
-
-def refusal_line(step: Step, name: Callable[[Card], str] = str) -> str:
-    """``7S: The sum must equal 13; 7♠ is selected now`` — or only the reason code without error help (R15)."""
-    result = step.result
-    assert result.refusal is not None
-    if result.message is None:
-        return text("{input}: refused ({reason})", input=step.text, reason=result.refusal.value)
-    if step.card is not None:
-        return text("{input}: {message}", input=step.text, message=result.refusal.message_about(name(step.card)))
-    if result.refusal is Refusal.SUM_NOT_13 and step.selected is not None:
-        return text("{input}: {message}; {card} is selected now", input=step.text, message=result.message,
-                    card=name(step.selected))
-    return text("{input}: {message}", input=step.text, message=result.message)

@@ -1,42 +1,30 @@
 """The game as data: the position document of ``show --json``, ``play --json``, ``serve`` and engines.
 
 One function builds it for every door (``docs/cli.md`` lists the keys), with card names in the
-canonical ASCII notation.  Pure: it reads a :class:`~pyramide_cli.engine.game.Game` and returns
-plain lists, dicts, strings and numbers ready for ``json.dumps``.
+canonical ASCII notation, and with what a save adds to the game (:class:`Extras`).  Pure: it reads a
+:class:`~pyramide_cli.engine.game.Game` and returns plain lists, dicts, strings and numbers ready
+for ``json.dumps``.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .cards import Card
-from .game import Game
-from .level import Level
-from .position import Position
+from ..engine.cards import Card
+from ..engine.game import Game
+from ..engine.level import Level
+from ..engine.position import playable_cards
 
 
 # A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
 class Extras(NamedTuple):
-    """What a save adds to a game: time played (R19), level and daily date (issue 5)."""
+    """What a save adds to a game: time played (R19), level and daily date (issue 5), and the selected
+    card of its tap session (R13)."""
 
     time_played: float = 0.0
     level: Level | None = None
     daily: str | None = None
-
-
-def playable_waste(position: Position) -> list[Card]:
-    """The waste cards in play: the top one (and the one under it under ``waste-pair``), bottom first."""
-    waste = position.waste
-    return [card for card in waste[-2:] if position.is_playable(card)]
-
-
-def playable_cards(position: Position) -> list[Card]:
-    """Every card that can take part in a removal now: free pyramid cards, then talon cards in play."""
-    cards = list(position.free_cards) + playable_waste(position)
-    stock_top = position.stock_top
-    if stock_top is not None and position.is_playable(stock_top):
-        cards.append(stock_top)
-    return cards
+    selected: Card | None = None
 
 
 def game_state(game: Game, extras: Extras = Extras(), reveal: bool = False, history: bool = True) -> dict[str, Any]:
@@ -62,7 +50,7 @@ def game_state(game: Game, extras: Extras = Extras(), reveal: bool = False, hist
         "moves": game.move_count,
         "status": game.outcome.value,
         "termination": None if game.termination is None else game.termination.value,
-        "selected": None if game.selected is None else str(game.selected),
+        "selected": None if extras.selected is None else str(extras.selected),
         "pass": position.pass_number,
         "passes": rules.passes,
         "pyramid_removed": position.pyramid_removed,

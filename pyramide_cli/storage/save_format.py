@@ -1,0 +1,385 @@
+"""The save format (format 2; format 1 still read): its keys, strict validation and migrations.
+
+A save holds everything needed to reproduce a game: the deal code and the history in the
+canonical move notation (undos and a resignation included, so the move counter replays).  Score,
+move counter, status and termination are *recorded* too, so a reader (or a CI job) sees them at a
+glance and so a file that does not agree with its own history is caught: on load the history is
+replayed with the engine and any disagreement is a bad file naming the field.  ``replay`` reports
+the first divergence instead.
+
+Format 2, keys in this order (``docs/cli.md`` is the reference)::
+
+    pyramide-save: 2          # format version, always first
+    deal: PY1-N-AAAAAAS       # the deal code: authoritative
+    rules: N                  # human form of the code's rules (must agree with the code)
+    status: lost              # playing | won | lost
+    termination: dead         # null while playing | cleared | no-moves | dead | resigned (optional)
+    score: 20
+    moves: 2                  # the move counter (R19): removals, draws, recycles
+    time_played: 42.5         # seconds, optional (default 0)
+    hints: 0                  # hints asked for, optional (default 0)
+    selected: null            # a selected card (R13), optional
+    assist: true              # error help (R15), optional (default true)
+    level: medium             # optional: easy | medium | hard | expert (issue 5)
+    daily: '2026-11-29'       # optional: the date of a daily deal (issue 5)
+    history: [KD, 10C+3S]     # canonical notation, undos and resign included
+
+Format 1 (no ``termination``/``hints``, no ``resign``) was written before games could end dead: its
+history is replayed by that format's end rule (a dead position still allowed draws and recycles)
+and its ``status`` is checked against that rule; the game is then reported by today's rule, so a
+format-1 game stuck at a dead position reads as ``lost``/``dead``.  It is written back as format 2
+only when its history is also valid by today's rule (see :class:`SavedGame`).
+
+Unknown keys are errors; files of a newer format are refused; older formats are migrated by
+:data:`MIGRATIONS`.  YAML is read with a safe loader only, and duplicate keys are errors (plain
+PyYAML would silently keep the last one).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any, TypeVar
+
+from ..engine.cards import Card, parse_card
+from ..engine.deal import Deal
+from ..engine.errors import CardError, DealCodeError, MoveSyntaxError, RulesError, quoted
+from ..engine.game import Game, HistoryWalk
+from ..engine.level import Level
+from ..engine.moves import Move
+from ..engine.position import Outcome, Termination
+from ..engine.rules import Rules
+from ..engine.text import message_of, plural, text
+from ..versions import SAVE_FORMAT_VERSION
+from . import format_1
+from .strict_yaml import SaveFileError, dump_yaml, leading_comments, load_yaml
+
+FORMAT_KEY = "pyramide-save"
+FORMAT_VERSION = SAVE_FORMAT_VERSION
+LAYOUT_KEY = "pyramide-layout"
+EnumType = TypeVar("EnumType", bound=Enum)
+REQUIRED_KEYS = (FORMAT_KEY, "deal", "status", "score", "moves", "history")
+KNOWN_KEYS = (
+    FORMAT_KEY, "deal", "rules", "status", "termination", "score", "moves", "time_played", "hints", "selected",
+    "assist", "level", "daily", "history",
+)
+FORMAT_2_KEYS = ("termination", "hints")
+"""Keys a format-1 file cannot have."""
+HEADER = (
+    "# Pyramide save file: `pyramide play FILE` to go on, `pyramide replay FILE` to check it.\n"
+    "# The deal code and the history decide the game; score, moves and status must agree with them.\n"
+)
+
+def _from_format_1(document: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 → 2: the keys are the same (``termination`` and ``hints`` are optional); what
+    changes is the end rule the history is replayed by, which :func:`parse_save` remembers."""
+    for key in FORMAT_2_KEYS:
+        if key in document:
+            raise SaveFileError(text("{key}: a format-1 save has no {key!r} key (write pyramide-save: 2)", key=key),
+                                key)
+    return {**document, FORMAT_KEY: 2}
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_format_1}
+"""``MIGRATIONS[v]`` turns a format-``v`` document into a format-``v+1`` one."""
+
+MAX_HISTORY = 100_000
+"""The most actions a save's history holds: a file at this ceiling loads, replays and is rewritten
+in about a second; a longer history is refused on reading (exit 4) and never written (exit 5)."""
+
+
+# -- the document ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SaveData:
+    """The content of a save file, validated but not yet replayed.  ``deal`` is the canonical code.
+
+    ``format`` is the save format the data is written in: 2, or 1 for a format-1 file read as it
+    is (its history is replayed by format 1's end rule, see the module docstring).
+    """
+
+    deal: str
+    history: tuple[Move, ...]
+    score: int
+    moves: int
+    status: Outcome
+    rules: str = "N"
+    time_played: float = 0.0
+    selected: Card | None = None
+    assist: bool = True
+    level: Level | None = None
+    daily: str | None = None
+    header: str = field(default=HEADER, compare=False)
+    termination: Termination | None = None
+    hints: int = 0
+    format: int = FORMAT_VERSION
+    termination_given: bool = field(default=True, compare=False)
+    """False when a format-2 file leaves ``termination`` out (then it is not checked)."""
+
+    @classmethod
+    def new(cls, deal: Deal, assist: bool = True, level: Level | None = None, daily: str | None = None) -> SaveData:
+        """The save of a game not yet started."""
+        return cls.from_game(Game(deal), base=None, level=level, daily=daily, assist=assist)
+
+    @classmethod
+    def from_game(
+        cls, game: Game, base: SaveData | None, time_played: float | None = None,
+        level: Level | None = None, daily: str | None = None, *, selected: Card | None = None,
+        assist: bool = True,
+    ) -> SaveData:
+        """The save of ``game`` with ``selected`` (a tap session's selection); settings not held by the
+        game (time, level, hints, error help, …) come from ``base``, or else from the arguments."""
+        if game.start != game.start.start(game.deal):
+            raise ValueError("only a game played from the start of its deal can be saved (its history is the record)")
+        previous = base or cls(deal="", history=(), score=0, moves=0, status=Outcome.PLAYING,
+                               assist=assist, level=level, daily=daily)
+        if previous.format >= 2 and isinstance(game, format_1.Format1Game):
+            previous = replace(previous, format=1)  # its history draws on after a dead position: format 1 only
+        if previous.format == 1:
+            status, termination = format_1.status(game), None
+        else:
+            status, termination = game.outcome, game.termination
+        return replace(
+            previous,
+            deal=game.deal.code,
+            rules=game.deal.rules.name,
+            history=tuple(game.history),
+            score=game.score,
+            moves=game.move_count,
+            status=status,
+            termination=termination,
+            selected=selected,
+            time_played=previous.time_played if time_played is None else round(time_played, 1),
+        )
+
+    def to_text(self) -> str:
+        """The file's text: the header comments, then the keys in the documented order."""
+        document: dict[str, Any] = {
+            FORMAT_KEY: self.format,
+            "deal": self.deal,
+            "rules": self.rules,
+            "status": self.status.value,
+        }
+        if self.format >= 2:
+            document["termination"] = None if self.termination is None else self.termination.value
+        document.update({
+            "score": self.score,
+            "moves": self.moves,
+            "time_played": float(self.time_played),  # as read, or a rounded sum (from_game): never rounded again
+        })
+        if self.format >= 2:
+            document["hints"] = self.hints
+        document.update({
+            "selected": None if self.selected is None else str(self.selected),
+            "assist": self.assist,
+        })
+        if self.level is not None:
+            document["level"] = self.level.value
+        if self.daily is not None:
+            document["daily"] = self.daily
+        document["history"] = [str(move) for move in self.history]
+        return self.header + dump_yaml(document)
+
+    def deal_object(self) -> Deal:
+        return Deal.from_code(self.deal)
+
+    def walk(self, actions: int | None = None, each: Callable[[int, Move, Game], None] | None = None) -> HistoryWalk:
+        """Play the history (its first ``actions`` entries) by the end rule of this data's format."""
+        history = self.history if actions is None else self.history[:actions]
+        if self.format == 1:
+            return format_1.walk(self.deal_object(), history, each)
+        return Game.walk(self.deal_object(), history, each)
+
+
+def parse_save(content: str, source: str | None = None) -> SaveData:
+    """Read and validate a save file's text (no replay yet); :class:`SaveFileError` names what is wrong."""
+    source = text("save file") if source is None else source
+    if not content.strip():
+        raise SaveFileError(text("{source}: the file is empty", source=source))
+    document = load_yaml(content, source)
+    if not isinstance(document, dict):
+        raise SaveFileError(text("{source}: not a pyramide save file (expected a mapping of keys, found {kind})",
+                                 source=source, kind=_kind(document)))
+    if FORMAT_KEY not in document:
+        if LAYOUT_KEY in document:
+            raise SaveFileError(text(
+                "{source}: this is a layout file, not a save; start a game from it with "
+                "`pyramide deal --from-layout FILE`", source=source), FORMAT_KEY)
+        raise SaveFileError(text("{source}: not a pyramide save file (no {key!r} format version)", source=source,
+                                 key=FORMAT_KEY), FORMAT_KEY)
+    version = document[FORMAT_KEY]
+    _check_history_length(document.get("history"), source)
+    document = migrate(document, source)
+    data = _validated(document, source, leading_comments(content))
+    return replace(data, format=1) if version == 1 else data
+
+
+def _check_history_length(history: object, source: str) -> None:
+    """Refuse a history over :data:`MAX_HISTORY` before any of it is read or replayed."""
+    if isinstance(history, list) and len(history) > MAX_HISTORY:
+        raise SaveFileError(text("{source}: history: {count:,} actions, more than the {most:,} a save can hold",
+                                 source=source, count=len(history), most=MAX_HISTORY), "history")
+
+
+def migrate(document: dict[str, Any], source: str) -> dict[str, Any]:
+    """Bring a document of an older format up to :data:`FORMAT_VERSION`; refuse newer ones."""
+    version = document[FORMAT_KEY]
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise SaveFileError(text("{source}: {key}: the format version must be a whole number, not {value}",
+                                 source=source, key=FORMAT_KEY, value=quoted(version)), FORMAT_KEY)
+    if version > FORMAT_VERSION:
+        raise SaveFileError(text(
+            "{source}: written in save format {version} by a newer pyramide; this one reads format "
+            "{known} and older: upgrade pyramide", source=source, version=version, known=FORMAT_VERSION), FORMAT_KEY)
+    while version < FORMAT_VERSION:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise SaveFileError(text("{source}: unknown save format {version} (known: 1 to {known})", source=source,
+                                     version=version, known=FORMAT_VERSION), FORMAT_KEY)
+        try:
+            document = step(document)
+        except SaveFileError as error:
+            raise SaveFileError(text("{source}: {reason}", source=source, reason=message_of(error)),
+                                error.field) from None
+        version = document[FORMAT_KEY]
+    return document
+
+
+def _kind(value: object) -> str:
+    """What a YAML value is, for a message: ``a list``, ``text``, ``a number``, ``nothing`` (else its type)."""
+    kind = type(value)
+    if kind is list:
+        return text("a list")
+    if kind is str:
+        return text("text")
+    if kind in (int, float):
+        return text("a number")
+    if value is None:
+        return text("nothing")
+    return kind.__name__
+
+
+def _whole_number(document: dict[str, Any], key: str, source: str) -> int:
+    value = document[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise SaveFileError(text("{source}: {key}: expected a whole number 0 or more, found {value}", source=source,
+                                 key=key, value=quoted(value)), key)
+    return value
+
+
+def _parsed_text(value: object, key: str, source: str, parse: Callable[[str], Any],
+                 errors: type[Exception], expected: str) -> Any:
+    """``parse(value)`` for a text field; a :class:`SaveFileError` naming ``key`` otherwise."""
+    if not isinstance(value, str):
+        raise SaveFileError(text("{source}: {key}: expected {expected}, found {value}", source=source, key=key,
+                                 expected=expected, value=quoted(value)), key)
+    try:
+        return parse(value)
+    except errors as error:
+        raise SaveFileError(text("{source}: {key}: {reason}", source=source, key=key, reason=message_of(error)),
+                            key) from None
+
+
+def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
+    unknown = [str(key) for key in document if key not in KNOWN_KEYS]
+    if unknown:
+        raise SaveFileError(plural(
+            "{source}: unknown key {keys} (a format-{format} save has {known})",
+            "{source}: unknown keys {keys} (a format-{format} save has {known})", len(unknown), source=source,
+            keys=", ".join(map(repr, unknown)), format=FORMAT_VERSION, known=", ".join(KNOWN_KEYS)), unknown[0])
+    missing = [key for key in REQUIRED_KEYS if key not in document]
+    if missing:
+        raise SaveFileError(plural("{source}: missing key {keys}", "{source}: missing keys {keys}", len(missing),
+                                   source=source, keys=", ".join(map(repr, missing))), missing[0])
+
+    deal = _parsed_text(document["deal"], "deal", source, Deal.from_code, DealCodeError,
+                        text("a deal code such as PY1-N-AAAAAAS"))
+    rules_text = document.get("rules", deal.rules.name)
+    rules = _parsed_text(rules_text, "rules", source, Rules.parse, RulesError, text("rules such as N or T+strict"))
+    if rules != deal.rules:
+        raise SaveFileError(text(
+            "{source}: rules: the file says {rules} but deal {code} is played under "
+            "{code_rules!r} (the code decides; fix or remove the rules line)", source=source,
+            rules=quoted(rules_text), code=deal.code, code_rules=deal.rules.name), "rules")
+
+    history_value = document["history"]
+    if history_value is None:
+        history_value = []
+    if not isinstance(history_value, list):
+        raise SaveFileError(text("{source}: history: expected a list of moves such as [KD, 10C+3S, draw], found {kind}",
+                                 source=source, kind=_kind(history_value)), "history")
+    history = []
+    for number, entry in enumerate(history_value, start=1):
+        if not isinstance(entry, str):
+            raise SaveFileError(text("{source}: history: action {number} is {entry}, not a move", source=source,
+                                     number=number, entry=quoted(entry)), "history")
+        try:
+            history.append(Move.parse(entry))
+        except MoveSyntaxError as error:
+            raise SaveFileError(text("{source}: history: action {number}: {reason}", source=source, number=number,
+                                     reason=message_of(error)), "history") from None
+
+    status = _enum_value(document["status"], Outcome, "status", source)
+    termination_value = document.get("termination")
+    termination = None if termination_value is None else _enum_value(
+        termination_value, Termination, "termination", source, null_meaning=text("null (still playing)"))
+    hints = _whole_number(document, "hints", source) if "hints" in document else 0
+
+    time_played = document.get("time_played", 0.0)
+    if (isinstance(time_played, bool) or not isinstance(time_played, (int, float))
+            or not math.isfinite(time_played) or time_played < 0):
+        raise SaveFileError(text("{source}: time_played: expected seconds (a number 0 or more), found {value}",
+                                 source=source, value=quoted(time_played)), "time_played")
+
+    selected_value = document.get("selected")
+    selected = None if selected_value is None else _parsed_text(
+        selected_value, "selected", source, parse_card, CardError, text("a card name or null"))
+
+    assist = document.get("assist", True)
+    if not isinstance(assist, bool):
+        raise SaveFileError(text("{source}: assist: expected true or false, found {value}", source=source,
+                                 value=quoted(assist)), "assist")
+
+    level_value = document.get("level")
+    level = None if level_value is None else _enum_value(level_value, Level, "level", source)
+
+    daily = _daily_date(document.get("daily"), source)
+    return SaveData(
+        deal=deal.code, history=tuple(history), score=_whole_number(document, "score", source),
+        moves=_whole_number(document, "moves", source), status=status, rules=deal.rules.name,
+        time_played=float(time_played), selected=selected, assist=assist, level=level, daily=daily,
+        header=header, termination=termination, hints=hints, termination_given="termination" in document,
+    )
+
+
+def _enum_value(value: object, kind: type[EnumType], key: str, source: str,
+                null_meaning: str | None = None) -> EnumType:
+    """The member of ``kind`` whose value is ``value`` (exactly: no case folding, no numbers)."""
+    for member in kind:
+        if isinstance(value, str) and member.value == value:
+            return member
+    expected = ", ".join(member.value for member in kind)
+    if null_meaning is not None:
+        raise SaveFileError(text("{source}: {key}: expected {null} or one of {expected}, found {value}", source=source,
+                                 key=key, null=null_meaning, expected=expected, value=quoted(value)), key)
+    raise SaveFileError(text("{source}: {key}: expected one of {expected}, found {value}", source=source, key=key,
+                             expected=expected, value=quoted(value)), key)
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _daily_date(value: object, source: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and _DATE.fullmatch(value):
+        import datetime
+
+        try:
+            return datetime.date.fromisoformat(value).isoformat()
+        except ValueError:
+            pass
+    raise SaveFileError(text("{source}: daily: expected a date YYYY-MM-DD, found {value}", source=source,
+                             value=quoted(value)), "daily")
