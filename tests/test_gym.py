@@ -271,3 +271,13 @@ def test_the_example_plays_both_agents_and_prints_their_win_rates(tmp_path) -> N
     lines = completed.stdout.splitlines()
     assert [line.split(":")[0].strip() for line in lines[1:]] == ["masked random", "greedy"]
     assert all(" of 3 (" in line for line in lines[1:])
+
+
+def test_the_example_of_docs_bots_runs_and_its_action_table_is_the_environments() -> None:
+    import re
+
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+        exec(compile(block, "docs/bots.md", "exec"), {"__name__": "example"})
+    named = re.findall(r"(\d+) (?:is )?`((?:[0-9]+|[AJQK])[CDHS]\+[^`]+)`", text)
+    assert len(named) == 5 and all(str(ACTIONS[int(number)]) == move for number, move in named), named
