@@ -159,7 +159,7 @@ class PyramideEnv(gym.Env[np.ndarray, np.int64]):
 
     def _info(self, game: Game, illegal: bool) -> dict[str, Any]:
         termination = game.termination
-        return {"action_mask": self._mask, "deal": game.deal.code, "score": game.score, "moves": game.move_count,
+        return {"action_mask": self._mask.copy(), "deal": game.deal.code, "score": game.score, "moves": game.move_count,
                 "termination": None if termination is None else termination.value, "illegal_action": illegal}
 
     @staticmethod
