@@ -281,3 +281,19 @@ def test_the_example_of_docs_bots_runs_and_its_action_table_is_the_environments(
         exec(compile(block, "docs/bots.md", "exec"), {"__name__": "example"})
     named = re.findall(r"(\d+) (?:is )?`((?:[0-9]+|[AJQK])[CDHS]\+[^`]+)`", text)
     assert len(named) == 5 and all(str(ACTIONS[int(number)]) == move for number, move in named), named
+
+
+def test_wrong_arguments_and_steps_out_of_turn_are_refused_with_a_clear_error() -> None:
+    for wrong in ({"render_mode": "human"}, {"stock": "peek"}, {"max_actions": 0}, {"level": "hardest"},
+                  {"deal": "PY1-T-AAAAAAB", "rules": "N"}):
+        with pytest.raises(ValueError):
+            PyramideEnv(**wrong)
+    env = PyramideEnv(render_mode="ansi")
+    for call in (lambda: env.step(0), env.render, lambda: env.game):
+        with pytest.raises(ResetNeeded):
+            call()
+    env.reset(seed=0)
+    for action in (-1, ACTION_COUNT):
+        with pytest.raises(ValueError):
+            env.step(action)
+    assert env.action_move(env.action_index("recycle")) is RECYCLE
