@@ -10,14 +10,14 @@ TEST_STAMP := $(VENV)/.installed-test
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# The game alone (make play), then the test extras on top (make test; the cluster extra for its tests).
+# The game alone (make play), then the test extras on top (make test; the cluster and gym extras for their tests).
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[test,cluster,gym]'
 	touch $(TEST_STAMP)
 
 install: $(TEST_STAMP)

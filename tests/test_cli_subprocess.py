@@ -169,9 +169,10 @@ def probe(tmp_path: Path, *arguments: str, report: str) -> tuple[int, str]:
     return completed.returncode, completed.stderr.rpartition("\nREPORT ")[2]
 
 
-HEAVY = ("pydantic", "rich", "sqlite3", "dask", "distributed", "pyramide_cli.storage.stats")
+HEAVY = ("pydantic", "rich", "sqlite3", "dask", "distributed", "pyramide_cli.storage.stats", "pyramide_cli.gym",
+         "gymnasium", "numpy")
 """Never loaded by the commands below: Typer 0.29's conversions, rich (progress bars, tracebacks),
-the statistics database, the cluster."""
+the statistics database, the cluster, the Gymnasium environment."""
 ENGINE_AND_FILES = ("yaml", "pyramide_cli.engine.game", "pyramide_cli.storage", "pyramide_cli.cli.render")
 COMMAND_MODULES = tuple(f"pyramide_cli.cli.{module}" for module in set(COMMAND_MODULE_OF.values()))
 SEARCH = ("pyramide_cli.solver", "pyramide_cli.analysis", "random")

@@ -23,8 +23,10 @@ ALLOWED = {
     "analysis": {"engine", "solver", "storage", "analysis"},
     "bots": {"engine", "solver", "storage", "analysis", "bots", "i18n"},
     "cli": {"engine", "solver", "storage", "analysis", "bots", "i18n", "cli", "(top)"},
+    "gym": {"engine", "solver", "storage", "analysis", "bots", "i18n", "cli", "gym"},
 }
-"""What each folder may import.  The top of the package (the public API) and ``__main__`` may import anything."""
+"""What each folder may import.  The top of the package (the public API) and ``__main__`` may import anything.
+No folder imports ``gym`` (the Gymnasium environment, an optional extra): nothing on a command's path loads it."""
 
 
 def module_name(path: Path) -> str:
