@@ -18,9 +18,9 @@ from ..engine.layout import free_slots
 from ..engine.moves import Move, MoveKind
 from ..engine.position import Position, Termination
 from ..engine.text import text
-from ..solver import SolveLimits, Verdict, solve
+from ..solver import Limits, Verdict, solve
 
-HINT_LIMITS = SolveLimits(max_states=300_000, timeout=None)
+HINT_LIMITS = Limits(max_states=300_000, timeout=None)
 """A hint searches at most 300,000 positions (a few seconds at most; never a clock, so the same hint
 everywhere); past that it gives a rule-of-thumb move."""
 
@@ -94,7 +94,7 @@ def describe(position: Position, move: Move, first: bool = False) -> str:
     return text("tap {first} then {second}", first=named[0], second=named[1])
 
 
-def hint_for(game: Game | Position, limits: SolveLimits = HINT_LIMITS) -> Hint:
+def hint_for(game: Game | Position, limits: Limits = HINT_LIMITS) -> Hint:
     """The hint for a game's current position, or for a position (the game is not changed)."""
     if isinstance(game, Position):
         game = Game.from_position(game)

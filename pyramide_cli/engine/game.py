@@ -233,7 +233,7 @@ class Game:
 
     @property
     def score(self) -> int:
-        return POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - self._state[0].bit_count())
+        return POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - self._state[0].bit_count())  # type: ignore[no-any-return]
 
     @property
     def termination(self) -> Termination | None:
@@ -341,19 +341,19 @@ class Game:
         state = self._state
         self._stack.append((state, self._position, self.move_count, self._undo, self._undo_available,
                             self._resigned, self.selected, legal, self._termination, self._quiet))
-        self.history.append(move)  # type: ignore[arg-type]
+        self.history.append(move)
         pyramid, talon, drawn, recycles, foundation = state
-        removed: tuple[Card, ...] = move.cards  # type: ignore[union-attr]
+        removed: tuple[Card, ...] = move.cards
         uncovered: tuple[Card, ...] = ()
         table = self._table
         if removed:
-            after, uncovered = table.removal(state, move)  # type: ignore[arg-type]
+            after, uncovered = table.removal(state, move)
         elif move is DRAW:
             after = (pyramid, talon, kernel.draw(talon, drawn, table.draw_count), recycles, foundation)
         elif move is RECYCLE:
             after = (pyramid, talon, 0, recycles + 1, foundation)
         else:
-            return self._game_action(move)  # type: ignore[arg-type]
+            return self._game_action(move)
         # A move: the state before it is where undo goes back to (R20).
         self._state = after
         self._position = None
@@ -373,7 +373,7 @@ class Game:
             self.selected = None  # a selected card stays selected only while it is in play
         left = after[0].bit_count()
         if termination is None and not removed:
-            return _GOING_ON[move][left]  # type: ignore[index]
+            return _GOING_ON[move][left]  # type: ignore[no-any-return]
         return _new_record(ActionRecord, (
             move, POINTS_PER_PYRAMID_CARD * (pyramid.bit_count() - left), removed, uncovered,
             POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - left),
@@ -448,7 +448,7 @@ class Game:
         for move in (DRAW, RECYCLE):
             if self.refusal(move) is None:
                 return self._moved(move)
-        return self._refuse(self.refusal(RECYCLE) if self.position.talon else Refusal.NOTHING_TO_DRAW)
+        return self._refuse(self.refusal(RECYCLE) if self.position.talon else Refusal.NOTHING_TO_DRAW)  # type: ignore[arg-type]
 
     def _tap_card(self, card: Card) -> TapResult:
         position, selected = self.position, self.selected
