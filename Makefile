@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: play test lint bench reliability replay-examples install clean catalogs
+.PHONY: play test lint typecheck bench reliability replay-examples install clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,9 +28,9 @@ play: $(STAMP)
 	@[ -e my-game.yaml ] || $(BIN)/pyramide deal -o my-game.yaml --quiet
 	$(BIN)/pyramide play my-game.yaml --new-if-finished
 
-# Lint first (a second), then the suite on every core (pytest-xdist) under coverage: the workers'
+# Lint and the type check first (seconds), then the suite on every core (pytest-xdist) under coverage: the workers'
 # data are combined and must cover 90 % of the lines; the 10 slowest tests are listed at the end.
-test: lint
+test: lint typecheck
 	$(BIN)/python -m coverage erase
 	$(BIN)/python -m coverage run -m pytest -n auto --dist worksteal --durations=10
 	$(BIN)/python -m coverage combine --quiet
@@ -52,6 +52,11 @@ replay-examples: $(STAMP)
 	$(BIN)/pyramide replay examples/lost-o.yaml --expect lost --expect-score 60
 	$(BIN)/pyramide show examples/r24-layout.yaml --ascii > /dev/null
 
+# mypy --strict over the public API (pyramide_cli/__init__.py, api.py) and the engine ([tool.mypy] in
+# pyproject.toml); fails on any finding.
+typecheck: $(TEST_STAMP)
+	$(BIN)/python -m mypy
+
 bench: $(TEST_STAMP)
 	@for f in bench/bench_*.py; do \
 		echo "== $$f"; \
@@ -68,4 +73,4 @@ reliability: $(TEST_STAMP)
 	$(BIN)/python bench/reliability.py $(ARGS)
 
 clean:
-	rm -rf $(VENV) .coverage htmlcov .pytest_cache .hypothesis
+	rm -rf $(VENV) .coverage htmlcov .pytest_cache .hypothesis .mypy_cache

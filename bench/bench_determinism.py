@@ -16,7 +16,7 @@ import time
 from pyramide_cli.analysis.survey import survey
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.analysis.survey import SurveyReport
-from pyramide_cli.solver import DEFAULT_MAX_STATES, SolveLimits
+from pyramide_cli.solver import DEFAULT_MAX_STATES, Limits
 
 
 def facts(report: SurveyReport) -> list[tuple]:
@@ -27,7 +27,7 @@ def main() -> None:
     first, _, last = os.environ.get("BENCH_DEALS", "0-999").partition("-")
     numbers = range(int(first), int(last or first) + 1)
     rules = Rules.parse(os.environ.get("BENCH_RULES", "T"))
-    limits = SolveLimits(max_states=int(os.environ.get("BENCH_MAX_STATES", DEFAULT_MAX_STATES)))
+    limits = Limits(max_states=int(os.environ.get("BENCH_MAX_STATES", DEFAULT_MAX_STATES)))
     runs: dict[str, list[tuple]] = {}
     configurations = (("one process", 1, False), ("two processes", 2, False), ("two processes, loaded", 2, True))
     for label, jobs, load in configurations:

@@ -32,7 +32,7 @@ from pyramide_cli.analysis.cluster import ChunkResult, ClusterSpec, cluster_outc
 from pyramide_cli.analysis.survey import survey
 from pyramide_cli.analysis.survey_report import report_of
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import SolveLimits
+from pyramide_cli.solver import Limits
 from pyramide_cli.solver.version import SOLVER_VERSION
 from pyramide_cli.storage.survey_store import StoredDeal, StoreIdentity, SurveyStore
 
@@ -41,7 +41,7 @@ DEALS = int(os.environ.get("BENCH_SCALE_DEALS", "2000"))
 SAMPLE = int(os.environ.get("BENCH_SCALE_SAMPLE", "300"))
 ROWS = int(os.environ.get("BENCH_SCALE_ROWS", "1000000"))
 CHUNKS = int(os.environ.get("BENCH_SCALE_CHUNKS", "400"))
-LIMITS = SolveLimits(max_states=5_000_000, timeout=None)
+LIMITS = Limits(max_states=5_000_000, timeout=None)
 PYRAMIDE = [sys.executable, "-m", "pyramide_cli"]
 
 

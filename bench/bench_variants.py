@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover - older checkout
     from pyramide_cli.deal import Deal  # type: ignore[no-redef]
     from pyramide_cli.rules import Rules  # type: ignore[no-redef]
     from pyramide_cli.survey import percentile, wilson_interval  # type: ignore[no-redef]
-from pyramide_cli.solver import DEFAULT_LIMITS, SolveLimits, solve
+from pyramide_cli.solver import DEFAULT_LIMITS, Limits, solve
 
 PLAIN_RULES = "T+stock-top,E,O,T+waste-pair,T+draw-3"
 OPTIMAL_RULES = "T+stock-top,T"
@@ -43,11 +43,11 @@ def deal_range(text: str) -> range:
     return range(int(first), int(last or first) + 1)
 
 
-def limits() -> SolveLimits:
+def limits() -> Limits:
     budget = os.environ.get("BENCH_MAX_STATES")
     if budget:
-        return SolveLimits(max_states=int(budget), timeout=None)
-    return SolveLimits(max_states=DEFAULT_LIMITS.max_states, timeout=None)
+        return Limits(max_states=int(budget), timeout=None)
+    return Limits(max_states=DEFAULT_LIMITS.max_states, timeout=None)
 
 
 def run(rules_text: str, numbers: range, optimal: bool) -> None:

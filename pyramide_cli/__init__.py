@@ -9,13 +9,15 @@ The public Python API is what ``__all__`` lists (``docs/api.md`` is its manual):
     game.pop()                                 # take it back
 
 Names are loaded on first use, so ``import pyramide_cli`` stays cheap (the command line imports
-this package too).  ``API_VERSION`` changes only when a name here is removed or changes meaning.
+this package too); type checkers read the imports under ``TYPE_CHECKING`` instead, so they see each
+name with its real type (the package ships ``py.typed``).  ``API_VERSION`` changes only when a name
+here is removed or changes meaning.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .versions import (
     API_VERSION,
@@ -43,17 +45,45 @@ _WHERE = {
     "DealCodeError": "engine.errors", "MoveSyntaxError": "engine.errors", "IllegalMoveError": "engine.errors",
     "SaveFileError": "storage.save", "FileAccessError": "storage.files",
     # save files, the solver, hints
-    "read_game": "api", "write_game": "api", "solve": "api", "hint": "api",
-    "SolveResult": "solver", "Verdict": "solver", "Hint": "analysis.hint", "HintKind": "analysis.hint",
+    "read_game": "api", "write_game": "api", "hint": "api",
+    "solve": "solver", "Limits": "solver", "Limit": "solver", "SolveResult": "solver", "Verdict": "solver",
+    "Hint": "analysis.hint", "HintKind": "analysis.hint",
+    # bots: the protocol and the tournament's game loop
+    "Bot": "bots.players", "BotFailure": "bots.players", "play_game": "bots.tournament",
+    "GameResult": "bots.tournament",
 }
+
+if TYPE_CHECKING:  # what type checkers see; at run time each name is loaded by __getattr__ (a test checks both agree)
+    from .analysis.hint import Hint, HintKind
+    from .api import hint, read_game, write_game
+    from .bots.players import Bot, BotFailure
+    from .bots.tournament import GameResult, play_game
+    from .engine.cards import Card, Suit, parse_card
+    from .engine.deal import Deal
+    from .engine.errors import (
+        CardError,
+        DealCodeError,
+        IllegalMoveError,
+        MoveSyntaxError,
+        PyramideError,
+        RulesError,
+    )
+    from .engine.game import ActionRecord, Game
+    from .engine.moves import DRAW, RECYCLE, RESIGN, UNDO, Move, MoveKind, Refusal
+    from .engine.position import Outcome, Position, Termination
+    from .engine.rules import Rules
+    from .engine.taps import TapAction, TapResult, TapSession
+    from .solver import Limit, Limits, SolveResult, Verdict, solve
+    from .storage.files import FileAccessError
+    from .storage.save import SaveFileError
 
 __all__ = [
     "API_VERSION", "ENGINE_PROTOCOL_VERSION", "JSON_SCHEMA_VERSION", "SAVE_FORMAT_VERSION", "SERVE_PROTOCOL_VERSION",
     "__version__", "Card", "Suit", "parse_card", "Rules", "Deal", "Move", "MoveKind", "Refusal", "DRAW", "RECYCLE",
     "UNDO", "RESIGN", "Position", "Outcome", "Termination", "Game", "ActionRecord", "TapSession", "TapResult",
     "TapAction", "PyramideError", "CardError", "RulesError", "DealCodeError", "MoveSyntaxError", "IllegalMoveError",
-    "SaveFileError", "FileAccessError", "read_game", "write_game", "solve", "hint", "SolveResult", "Verdict", "Hint",
-    "HintKind",
+    "SaveFileError", "FileAccessError", "read_game", "write_game", "solve", "hint", "Limits", "Limit", "SolveResult",
+    "Verdict", "Hint", "HintKind", "Bot", "BotFailure", "play_game", "GameResult",
 ]
 """Every public name: the versions, then the names of ``_WHERE`` (a test checks they agree)."""
 

@@ -1,8 +1,9 @@
-"""The functions of the public API that reach beyond the engine: save files, the solver, hints.
+"""The functions of the public API that reach beyond the engine: save files and hints.
 
 Everything here is re-exported by ``pyramide_cli`` (see ``docs/api.md``); bots import it from
-there.  These are thin doors onto the storage, solver and analysis layers, with budgets counted in
-positions so an answer never depends on the machine's load.
+there.  These are thin doors onto the storage and analysis layers (``solve`` is the solver's own,
+:func:`pyramide_cli.solver.solve`), with budgets counted in positions so an answer never depends on
+the machine's load.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .engine.deal import Deal
 from .engine.game import Game
 from .engine.position import Position
 from .engine.taps import TapSession
@@ -19,7 +19,7 @@ from .storage.save import SaveData, SaveFileError, load_game, read_save, write_s
 
 if TYPE_CHECKING:
     from .analysis.hint import Hint
-    from .solver import SolveResult
+    from .solver import Limits
 
 
 def read_game(path: Path | str) -> Game:
@@ -53,43 +53,13 @@ def write_game(path: Path | str, game: Game | TapSession, *, overwrite: bool = F
         write_save(target, SaveData.from_game(session.game, base, selected=session.selected, assist=session.assist))
 
 
-def _position_of(target: Game | Position | Deal | str) -> Position:
-    if isinstance(target, str):
-        return Position.start(Deal.from_code(target))
-    if isinstance(target, Deal):
-        return Position.start(target)
-    if isinstance(target, Game):
-        return target.position
-    if isinstance(target, Position):
-        return target
-    raise TypeError(f"expected a Game, Position, Deal or deal code, not {type(target).__name__}")
-
-
-def solve(target: Game | Position | Deal | str, *, max_states: int | None = None, optimal: bool = False,
-          timeout: float | None = None) -> SolveResult:
-    """Solve a game's current position, a position, or a deal (object or code) from its start.
-
-    ``max_states`` is the budget in positions (default: ``pyramide solve``'s): past it the verdict
-    is ``unknown`` (``limit`` says so), on every machine alike.  ``timeout`` (seconds) is an optional
-    extra cap that makes the answer depend on the machine; the result says when it struck.  Returns a
-    :class:`~pyramide_cli.solver.SolveResult`.
-    """
-    from .solver import DEFAULT_LIMITS, SolveLimits
-    from .solver import solve as run_solver
-
-    budget = DEFAULT_LIMITS.max_states if max_states is None else max_states
-    return run_solver(_position_of(target), optimal=optimal, limits=SolveLimits(max_states=budget, timeout=timeout))
-
-
-def hint(target: Game | Position, *, max_states: int | None = None) -> Hint:
+def hint(target: Game | Position, *, limits: Limits | None = None) -> Hint:
     """The hint for a game (or a position): the next action of a winning line when there is one.
 
-    Past ``max_states`` positions (default: ``pyramide hint``'s budget) it falls back to the
-    strategy tips of the sources and says so.  Returns a :class:`~pyramide_cli.analysis.hint.Hint`;
-    the game is not changed.
+    ``limits`` bounds the search (``None``: ``pyramide hint``'s budget, 300,000 positions); past
+    ``limits.max_states`` it falls back to the strategy tips of the sources and says so.  Returns a
+    :class:`~pyramide_cli.analysis.hint.Hint`; the game is not changed.
     """
     from .analysis.hint import HINT_LIMITS, hint_for
-    from .solver import SolveLimits
 
-    budget = HINT_LIMITS.max_states if max_states is None else max_states
-    return hint_for(target, SolveLimits(max_states=budget, timeout=None))
+    return hint_for(target, HINT_LIMITS if limits is None else limits)

@@ -10,7 +10,7 @@ from __future__ import annotations
 PACKAGE_VERSION = "0.1.0"
 """The version of pyramide itself (``pyramide --version``, ``pyramide_cli.__version__``)."""
 
-API_VERSION = 1
+API_VERSION = 2
 """The Python API: the names in ``pyramide_cli.__all__`` and what they promise."""
 
 JSON_SCHEMA_VERSION = 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,13 @@ def test_every_example_of_docs_api_runs(number: int, tmp_path: Path, monkeypatch
                                         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
     exec(compile(EXAMPLES[number], f"docs/api.md example {number + 1}", "exec"), {"__name__": "example"})
+
+
+def test_the_bot_example_of_docs_bots_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    (example,) = [block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "play_game" in block]
+    exec(compile(textwrap.dedent(example), "docs/bots.md example", "exec"), {"__name__": "example"})
+    assert re.fullmatch(r"\d+ of 20 won\n", capsys.readouterr().out)
 
 
 def test_every_public_name_resolves_and_nothing_else_is_promised() -> None:

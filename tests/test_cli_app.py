@@ -19,6 +19,14 @@ from cli_support import app, invoke, make_save
 COMMANDS = ("deal", "show", "play", "replay")
 
 
+@pytest.mark.parametrize("arguments", [(), ("play",), ("solve",)])
+def test_nothing_to_act_on_shows_the_commands_help_not_a_one_line_error(arguments: tuple[str, ...]) -> None:
+    outcome = invoke(*arguments)
+    usage = " ".join(("Usage: pyramide", *arguments))
+    assert outcome.status == 2 and outcome.stdout == "" and outcome.stderr.startswith(usage)
+    assert len(outcome.stderr.splitlines()) > 5 and "pyramide:" not in outcome.stderr
+
+
 def test_root_help_lists_the_commands_and_the_exit_status_table() -> None:
     outcome = invoke("--help")
     assert outcome.status == 0

@@ -26,14 +26,14 @@ from pyramide_cli.analysis.cluster import (
 )
 from pyramide_cli.analysis.survey import survey
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import SolveLimits
+from pyramide_cli.solver import Limits
 from pyramide_cli.solver.version import SOLVER_VERSION
 from pyramide_cli.storage.survey_store import SurveyStore
 
 pytest.importorskip("distributed")
 
 RULES = Rules.preset("T")
-LIMITS = SolveLimits(max_states=5_000_000, timeout=None)
+LIMITS = Limits(max_states=5_000_000, timeout=None)
 DEALS = range(16)
 DEALS_TEXT = "0-15"
 

@@ -74,6 +74,18 @@ def test_zsh_and_fish_get_the_same_choices_with_their_help(tmp_path: Path, monke
     assert offered("pyramide play g.yaml K", "fish") == ["KC\tking: removed at once"]
 
 
+def test_a_description_longer_than_the_terminal_stays_on_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyramide_cli.cli.app import SUMMARIES
+    from pyramide_cli.cli.completion import prepare
+
+    assert len(SUMMARIES["grade"]) > 80
+    monkeypatch.setenv("COLUMNS", "80")  # restored after the test; prepare() sets it as pyramide does
+    prepare()
+    assert offered("pyramide g", "fish") == [f"grade\t{SUMMARIES['grade']}"]
+    zsh = offered("pyramide g", "zsh")
+    assert len(zsh) == 1 and SUMMARIES["grade"].replace(":", "\\\\:") in zsh[0]
+
+
 def test_nothing_to_offer_leaves_file_names_to_the_shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     make_save(tmp_path, WON_N_CODE, *WON_N_LINE)

@@ -277,7 +277,9 @@ def test_the_example_of_docs_bots_runs_and_its_action_table_is_the_environments(
     import re
 
     text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
-    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+    blocks = [block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "gymnasium" in block]
+    assert blocks
+    for block in blocks:
         exec(compile(block, "docs/bots.md", "exec"), {"__name__": "example"})
     named = re.findall(r"(\d+) (?:is )?`((?:[0-9]+|[AJQK])[CDHS]\+[^`]+)`", text)
     assert len(named) == 5 and all(str(ACTIONS[int(number)]) == move for number, move in named), named

@@ -10,7 +10,7 @@ from pyramide_cli.engine.position import playable_cards
 from pyramide_cli.engine.taps import TapSession
 from pyramide_cli.engine.moves import Move, MoveKind
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import SolveLimits, Verdict, solve
+from pyramide_cli.solver import Limits, Verdict, solve
 from reference_search import reference_search, small_position
 
 
@@ -56,7 +56,7 @@ def test_lost_position_hint_keeps_the_most_cards_removable() -> None:
 
 def test_heuristic_hint_at_the_search_limit_says_so() -> None:
     game = Game(Deal.from_number(159, Rules.preset("T")))
-    hint = hint_for(game, SolveLimits(max_states=5, timeout=None))
+    hint = hint_for(game, Limits(max_states=5, timeout=None))
     assert hint.kind is HintKind.HEURISTIC and "rule of thumb" in hint.text
     assert hint.move in game.position.legal_moves
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver.budget import Budget, SolveLimits
+from pyramide_cli.solver.budget import Budget, Limits
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.segments import LastPassSegments
 from pyramide_cli.solver.tables import DealTables
@@ -27,7 +27,7 @@ def check_segments(position: Position) -> str:
     """Compare L2 with the exhaustive search at one last-pass position; say what L1 and L2 made of it
     (``"both win"``, ``"L2 cuts"``, ``"L1 cuts"``)."""
     tables = DealTables(position.deal)
-    budget = Budget(SolveLimits())
+    budget = Budget(Limits())
     relaxation = Relaxation(tables, budget)
     segments = LastPassSegments(tables, relaxation, budget)
     reach = l1_reach(position, tables, relaxation)

@@ -18,7 +18,7 @@ from pyramide_cli.engine.moves import Move
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import (
-    DEFAULT_LIMITS, DEFAULT_MAX_STATES, Limit, SolveLimits, SolveResult, Verdict, solve, uses_multiset_search,
+    DEFAULT_LIMITS, DEFAULT_MAX_STATES, Limit, Limits, SolveResult, Verdict, solve, uses_multiset_search,
 )
 from reference_search import reference_search, small_position
 from rules_strategies import any_rules
@@ -138,10 +138,10 @@ def test_same_verdict_from_every_limit_setting_that_decides(preset: str, numbers
     rules = Rules.preset(preset)
     for number in numbers:
         deal = Deal.from_number(number, rules)
-        full = solve(deal, limits=SolveLimits(max_states=None, timeout=None))
+        full = solve(deal, limits=Limits(max_states=None, timeout=None))
         assert full.verdict is not Verdict.UNKNOWN
         for max_states in (5, 50, 500, 5_000, 50_000):
-            limited = solve(deal, limits=SolveLimits(max_states=max_states))
+            limited = solve(deal, limits=Limits(max_states=max_states))
             if limited.verdict is Verdict.UNKNOWN:
                 assert limited.solution is None and limited.limit is Limit.POSITIONS
                 assert limited.states == max_states
@@ -152,7 +152,7 @@ def test_same_verdict_from_every_limit_setting_that_decides(preset: str, numbers
 
 
 def test_a_tiny_timeout_gives_unknown_and_says_the_clock_struck() -> None:
-    result = solve(Deal.from_number(159, Rules.preset("T")), limits=SolveLimits(timeout=1e-9))
+    result = solve(Deal.from_number(159, Rules.preset("T")), limits=Limits(timeout=1e-9))
     assert result.verdict is Verdict.UNKNOWN and result.limit is Limit.TIMEOUT
     assert result.to_dict()["limit"] == "timeout"
 
@@ -165,13 +165,13 @@ def test_max_states_is_honoured_exactly() -> None:
     """Issue 11: ``--max-states 1`` once answered winnable after 48 positions.  A search never
     expands more positions than its budget, and a budget that suffices gives the same answer."""
     deal = Deal.from_code("PY1-T-AAAAAAC")
-    needed = solve(deal, limits=SolveLimits(max_states=None)).states
+    needed = solve(deal, limits=Limits(max_states=None)).states
     assert needed > 1
     for max_states in sorted({1, 2, needed // 2, needed - 1}):
-        limited = solve(deal, limits=SolveLimits(max_states=max_states))
+        limited = solve(deal, limits=Limits(max_states=max_states))
         assert limited.verdict is Verdict.UNKNOWN and limited.states == max_states
         assert limited.limit is Limit.POSITIONS and limited.to_dict()["limit"] == "positions"
-    enough = solve(deal, limits=SolveLimits(max_states=needed))
+    enough = solve(deal, limits=Limits(max_states=needed))
     assert enough.verdict is Verdict.WINNABLE and enough.states == needed
 
 
@@ -208,10 +208,16 @@ def test_result_as_json_fields() -> None:
 
 
 def test_bad_arguments() -> None:
+    from pyramide_cli.engine.errors import DealCodeError
+
     with pytest.raises(TypeError):
-        solve("PY1-N-AAAAAAB")  # type: ignore[arg-type]
+        solve(Rules.preset("N"))  # type: ignore[arg-type]
+    with pytest.raises(DealCodeError):
+        solve("PY1-N-AAAAAA")
+    by_code, by_deal = solve("PY1-N-AAAAAAB"), solve(Deal.from_code("PY1-N-AAAAAAB"))  # a code is its deal's start
+    assert (by_code.verdict, by_code.solution, by_code.states) == (by_deal.verdict, by_deal.solution, by_deal.states)
     with pytest.raises(ValueError):
-        SolveLimits(max_states=0)
+        Limits(max_states=0)
     with pytest.raises(ValueError):
-        SolveLimits(timeout=-1)
+        Limits(timeout=-1)
     assert isinstance(solve(Deal.from_number(1)), SolveResult)

@@ -22,7 +22,7 @@ from pyramide_cli.engine.layout import BASE_MASK, PYRAMID_SIZE
 from pyramide_cli.engine.moves import MoveKind
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import SolveLimits, solve
+from pyramide_cli.solver import Limits, solve
 from pyramide_cli.solver.budget import Budget
 from pyramide_cli.solver import passes as pass_questions
 from pyramide_cli.solver.bounds import Heuristic
@@ -33,7 +33,7 @@ from reference_search import small_position
 from sweeps import optimal_line_replays_and_beats_the_plain_line, replays_to_win
 from test_solver import RULE_SETS
 
-UNLIMITED = SolveLimits(max_states=None, timeout=None)
+UNLIMITED = Limits(max_states=None, timeout=None)
 
 
 def state_key(position: Position) -> tuple[int, ...]:

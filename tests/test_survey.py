@@ -7,7 +7,7 @@ import pytest
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import SolveLimits, Verdict
+from pyramide_cli.solver import Limits, Verdict
 from pyramide_cli.analysis.survey import parse_deal_range, percentile, survey, wilson_interval
 from reference_search import reference_search
 
@@ -40,7 +40,7 @@ def test_a_position_budget_gives_the_same_answers_in_any_process_under_any_load(
     import subprocess
     import sys
 
-    rules, numbers, limits = Rules.preset("T"), range(0, 16), SolveLimits(max_states=1_500)
+    rules, numbers, limits = Rules.preset("T"), range(0, 16), Limits(max_states=1_500)
     facts = lambda report: [(o.number, o.verdict, o.states, o.max_removed) for o in report.outcomes]  # noqa: E731
     alone = facts(survey(rules, numbers, limits=limits))
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])

@@ -27,19 +27,19 @@ def timing_free(results: list) -> list[dict]:
 @pytest.mark.parametrize("bot", [RandomBot(), GreedyBot(), SolverBot(max_states=20_000)])
 def test_built_in_bots_play_whole_games_that_replay(bot) -> None:
     deal = Deal.from_number(3, Rules.preset("T"))
-    result = play_game(bot, deal, game_seed(0, 3))
+    result = play_game(bot, deal, seed=game_seed(0, 3))
     assert result.reason is None and result.status in ("won", "lost")
     replayed = Game.replay(deal, result.history)
     assert replayed.is_over and replayed.score == result.score and replayed.outcome.value == result.status
 
 
 def test_the_solver_bot_wins_every_winnable_deal_and_resigns_at_its_best_otherwise() -> None:
-    from pyramide_cli.api import solve
+    from pyramide_cli import Limits, solve
 
     for number in range(4):
         deal = Deal.from_number(number, Rules.preset("T"))
-        verdict = solve(deal, max_states=200_000)
-        result = play_game(SolverBot(200_000), deal, 0)
+        verdict = solve(deal, limits=Limits(max_states=200_000))
+        result = play_game(SolverBot(200_000), deal)
         if verdict.winnable:
             assert result.status == "won"
         else:
@@ -47,9 +47,53 @@ def test_the_solver_bot_wins_every_winnable_deal_and_resigns_at_its_best_otherwi
 
 
 def test_the_action_cap_resigns_for_a_bot_that_loops() -> None:
-    result = play_game(RandomBot(), Deal.from_number(0, Rules.preset("N")), 1, max_actions=5)
+    result = play_game(RandomBot(), Deal.from_number(0, Rules.preset("N")), seed=1, max_actions=5)
     assert (result.reason, result.termination, result.actions) == ("action-cap", "resigned", 5)
     assert result.history[-1] == "resign"
+
+
+class VandalBot:
+    """Plays the first legal move, after resigning and taking back the game it was handed."""
+
+    name = "vandal"
+
+    def choose(self, game):
+        move = game.legal_moves[0]
+        game.push(move)
+        if not game.is_over:
+            game.resign()
+        return move
+
+
+def test_a_bot_is_handed_a_copy_and_cannot_change_the_game_being_played() -> None:
+    import pyramide_cli
+
+    deal = Deal.from_code("PY1-T-AAAAAAB")
+    result = pyramide_cli.play_game(VandalBot(), deal.code)  # the public loop; a bot needs only name and choose
+    assert result.reason is None and "resign" not in result.history
+    replayed = Game.replay(deal, result.history)  # each action is the first legal move of the game as it was
+    walk = Game(deal)
+    for move in result.history:
+        assert move == str(walk.legal_moves[0])
+        walk.push(move)
+    assert replayed.is_over and replayed.score == result.score
+
+
+class TextBot:
+    name = "text"
+
+    def __init__(self, answers):
+        self.answers = list(answers)
+
+    def choose(self, game):
+        return self.answers.pop(0)
+
+
+def test_a_bot_may_answer_a_moves_text_and_a_bad_text_loses_as_malformed() -> None:
+    deal = Deal.from_code("PY1-T-AAAAAAB")
+    result = play_game(TextBot(["KC", "draw", "10C-3S"]), deal)
+    assert (result.reason, result.history, result.termination) == ("malformed", ("KC", "draw", "resign"), "resigned")
+    assert play_game(TextBot([None]), deal).reason == "malformed"
 
 
 def test_a_random_tournament_is_the_same_with_one_or_two_processes() -> None:
@@ -149,7 +193,7 @@ def engine_transcript() -> list[str]:
 
     engine = EngineBot(f"python3 {ROOT / 'examples' / 'engine.py'}")
     engine.transcript = []
-    play_game(engine, Deal.from_code("PY1-T-AAAAAAB"), 1234)
+    play_game(engine, Deal.from_code("PY1-T-AAAAAAB"), seed=1234)
     engine.close()
     lines = [line.replace(str(ROOT) + "/", "") for line in engine.transcript]
     return lines[:HEAD] + ["…"] + lines[-TAIL:]

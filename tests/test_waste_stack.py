@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver.budget import Budget, SolveLimits
+from pyramide_cli.solver.budget import Budget, Limits
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import DealTables
 from pyramide_cli.solver.waste_stack import WasteStack
@@ -31,7 +31,7 @@ def check_waste_stack(position: Position, waste_stack: WasteStack | None = None)
     reuse its tables as the search does (else a new one)."""
     if waste_stack is None:
         tables = DealTables(position.deal)
-        budget = Budget(SolveLimits())
+        budget = Budget(Limits())
         waste_stack = WasteStack(tables, Relaxation(tables, budget), budget)
     tables = waste_stack.tables
     reach = l1_reach(position, tables, waste_stack.relaxation)
@@ -50,7 +50,7 @@ def test_waste_stack_cuts_only_lost_positions_and_bounds_their_maxima() -> None:
     for rules in RULES:
         for deal_number in range(6):
             tables = DealTables(Deal.from_number(deal_number, rules))
-            budget = Budget(SolveLimits())
+            budget = Budget(Limits())
             shared = WasteStack(tables, Relaxation(tables, budget), budget)
             for seed in range(20):
                 position = last_pass_position(rules, deal_number, seed, 1 + seed % 2, seed % 4, deep_waste=True)

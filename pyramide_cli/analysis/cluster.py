@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from ..engine.errors import PyramideError
 from ..engine.rules import Rules
 from ..engine.text import plural, text
-from ..solver import SolveLimits
+from ..solver import Limits
 from ..solver.version import SOLVER_VERSION
 from ..versions import PACKAGE_VERSION
 from .survey import DealOutcome, solve_number
@@ -117,7 +117,7 @@ def solve_chunk(rules_text: str, numbers: list[int], max_states: int, optimal: b
 
         gc.freeze()
         _heap_frozen = True
-    limits = SolveLimits(max_states=max_states, timeout=None)
+    limits = Limits(max_states=max_states, timeout=None)
     started = time.process_time()
     outcomes = tuple(solve_number((number, rules_text, limits, optimal)) for number in numbers)
     return ChunkResult(SOLVER_VERSION, PACKAGE_VERSION, outcomes, time.process_time() - started)
@@ -205,7 +205,7 @@ class ChunkSizer:
         return max(1, min(wanted, max(smallest, remaining // (4 * max(1, threads))), remaining))
 
 
-def cluster_outcomes(client: Any, rules: Rules, numbers: Iterable[int], total: int, limits: SolveLimits,
+def cluster_outcomes(client: Any, rules: Rules, numbers: Iterable[int], total: int, limits: Limits,
                      optimal: bool = False, chunk_size: int | None = None,
                      task: Callable[..., ChunkResult] = solve_chunk) -> Iterator[DealOutcome]:
     """Solve ``numbers`` (``total`` of them) on the cluster; outcomes as chunks finish (any order).

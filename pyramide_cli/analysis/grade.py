@@ -313,9 +313,9 @@ def daily_deal(date: datetime.date, rules: Rules | None = None, prover: Prover |
 
 def solver_verdict(deal: Deal, max_states: int = SOLVER_STATES) -> Verdict:
     """The solver's verdict on ``deal`` from its start, within ``max_states`` (no clock: the same everywhere)."""
-    from ..solver import SolveLimits, solve
+    from ..solver import Limits, solve
 
-    return solve(deal, limits=SolveLimits(max_states=max_states, timeout=None)).verdict
+    return solve(deal, limits=Limits(max_states=max_states, timeout=None)).verdict
 
 
 def default_prover() -> Prover:

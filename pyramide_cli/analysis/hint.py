@@ -19,9 +19,9 @@ from ..engine.layout import free_slots
 from ..engine.moves import Move, MoveKind
 from ..engine.position import Position, Termination
 from ..engine.text import text
-from ..solver import SolveLimits, Verdict, solve
+from ..solver import Limits, Verdict, solve
 
-HINT_LIMITS = SolveLimits(max_states=300_000, timeout=None)
+HINT_LIMITS = Limits(max_states=300_000, timeout=None)
 """A hint searches at most 300,000 positions (a few seconds at most; never a clock, so the same hint
 everywhere); past that it gives a rule-of-thumb move."""
 
@@ -117,7 +117,7 @@ def describe(position: Position, move: Move, first: bool = False, selected: Card
     return text("tap {first} then {second}", first=named[0], second=named[1])
 
 
-def hint_for(game: Game | Position, limits: SolveLimits = HINT_LIMITS, *, selected: Card | None = None) -> Hint:
+def hint_for(game: Game | Position, limits: Limits = HINT_LIMITS, *, selected: Card | None = None) -> Hint:
     """The hint for a game's current position, or for a position (the game is not changed).
 
     ``selected`` is the player's selection (R13): the hint's taps and words start from it (see

@@ -15,7 +15,7 @@ from typing import Any
 from ..engine.deal import Deal
 from ..engine.rules import Rules
 from ..engine.text import text
-from ..solver import DEFAULT_LIMITS, SolveLimits, Verdict, solve
+from ..solver import DEFAULT_LIMITS, Limits, Verdict, solve
 from .pool import ordered_map
 
 Z_95 = 1.959963984540054
@@ -35,7 +35,7 @@ class DealOutcome:
     max_removed: int | None
 
 
-def solve_number(task: tuple[int, str, SolveLimits, bool]) -> DealOutcome:
+def solve_number(task: tuple[int, str, Limits, bool]) -> DealOutcome:
     """Solve deal ``number`` under ``rules`` (a top-level function, so worker processes can run it)."""
     number, rules_text, limits, optimal = task
     deal = Deal.from_number(number, Rules.parse(rules_text))
@@ -111,7 +111,7 @@ def _figures(sorted_values: Sequence[float], digits: int) -> dict[str, float | N
     }
 
 
-def survey(rules: Rules, numbers: Sequence[int], jobs: int = 1, limits: SolveLimits = DEFAULT_LIMITS,
+def survey(rules: Rules, numbers: Sequence[int], jobs: int = 1, limits: Limits = DEFAULT_LIMITS,
            optimal: bool = False, progress: Callable[[DealOutcome], None] | None = None) -> SurveyReport:
     """Solve every deal number; ``progress`` is called once per deal, in deal order."""
     outcomes: list[DealOutcome] = []
@@ -122,7 +122,7 @@ def survey(rules: Rules, numbers: Sequence[int], jobs: int = 1, limits: SolveLim
     return SurveyReport(rules.name, tuple(outcomes))
 
 
-def iter_outcomes(rules: Rules, numbers: Iterable[int], jobs: int = 1, limits: SolveLimits = DEFAULT_LIMITS,
+def iter_outcomes(rules: Rules, numbers: Iterable[int], jobs: int = 1, limits: Limits = DEFAULT_LIMITS,
                   optimal: bool = False) -> Iterator[DealOutcome]:
     """Solve the deal numbers as they come, in one process or ``jobs``; outcomes in the same order.
 

@@ -1,9 +1,11 @@
-"""The built-in bots of ``pyramide tournament``: ``random``, ``greedy`` and ``solver``.
+"""The built-in bots of ``pyramide tournament`` (``random``, ``greedy``, ``solver``) and the protocol
+every bot follows (:class:`Bot`, public as ``pyramide_cli.Bot``).
 
-A bot is anything with ``name``, ``new_game(game, seed)`` and ``choose(game) -> Move`` (and
-``close()``); the tournament asks it for one action at a time and plays it.  A bot only reads the
-game.  ``choose`` may answer ``undo`` or ``resign``, or raise :class:`BotFailure` when it cannot
-play on (the tournament resigns that game for it and records the reason).
+A bot is anything with a ``name`` and ``choose(game) -> Move | str``; the game loop
+(:func:`~pyramide_cli.bots.tournament.play_game`) asks it for one action at a time, on a copy of the
+game, and plays it.  ``choose`` may answer ``undo`` or ``resign``, or raise :class:`BotFailure` when
+it cannot play on (the loop resigns that game for it and records the reason).  A bot may also have
+``new_game(game, seed)``, ``game_over(game)`` and ``close()``; the loop calls those it has.
 """
 
 from __future__ import annotations
@@ -31,16 +33,19 @@ class BotFailure(PyramideError):
 
 
 class Bot(Protocol):
+    """What :func:`~pyramide_cli.bots.tournament.play_game` plays with: a ``name`` and ``choose``.
+
+    Optional, called when the bot has them: ``new_game(game, seed) -> None`` before the first action
+    (``seed`` lets a random bot play the same way on every machine), ``game_over(game) -> None`` after
+    the last, and ``close() -> None`` when a tournament is done with the bot.  Every game a bot is
+    handed is a copy: changing it changes nothing in the game being played.
+    """
+
     name: str
 
-    def new_game(self, game: Game, seed: int) -> None:
-        """A new game starts (``seed`` lets a random bot play the same way on every machine)."""
-
-    def choose(self, game: Game) -> Move:
-        """The next action; the game is not over."""
-
-    def close(self) -> None:
-        """The tournament is done with the bot."""
+    def choose(self, game: Game) -> Move | str:
+        """The next action (a move, ``undo`` or ``resign``, or its text); the game is not over."""
+        ...
 
 
 class RandomBot:
@@ -98,9 +103,9 @@ class SolverBot:
         self._greedy = GreedyBot()
 
     def new_game(self, game: Game, seed: int) -> None:
-        from ..solver import SolveLimits, Verdict, solve
+        from ..solver import Limits, Verdict, solve
 
-        result = solve(game, limits=SolveLimits(max_states=self.max_states, timeout=None))
+        result = solve(game, limits=Limits(max_states=self.max_states, timeout=None))
         if result.verdict is Verdict.WINNABLE:
             self._line, self._then_resign = list(result.solution or ()), False
         elif result.verdict is Verdict.UNWINNABLE:

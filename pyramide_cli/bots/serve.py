@@ -220,17 +220,17 @@ class ServeSession:
 
     def _op_hint(self, request: dict[str, Any]) -> dict[str, Any]:
         from ..analysis.hint import HINT_LIMITS, hint_for
-        from ..solver import SolveLimits
+        from ..solver import Limits
 
         budget = _budget(request)
-        limits = SolveLimits(max_states=HINT_LIMITS.max_states if budget is None else budget, timeout=None)
+        limits = Limits(max_states=HINT_LIMITS.max_states if budget is None else budget, timeout=None)
         return {"hint": hint_for(self._current(), limits).to_dict()}
 
     def _op_solve(self, request: dict[str, Any]) -> dict[str, Any]:
-        from ..solver import DEFAULT_LIMITS, SolveLimits, solve
+        from ..solver import DEFAULT_LIMITS, Limits, solve
 
         budget = _budget(request)
-        limits = SolveLimits(max_states=DEFAULT_LIMITS.max_states if budget is None else budget, timeout=None)
+        limits = Limits(max_states=DEFAULT_LIMITS.max_states if budget is None else budget, timeout=None)
         result = solve(self._current(), optimal=_flag(request, "optimal", False), limits=limits)
         return {"result": result.to_dict()}
 

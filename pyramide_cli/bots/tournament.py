@@ -17,9 +17,10 @@ from typing import Any
 
 from ..engine.deal import Deal, splitmix64
 from ..engine.game import Game
-from ..engine.moves import MoveKind
+from ..engine.errors import MoveSyntaxError
+from ..engine.moves import Move, MoveKind
 from ..engine.rules import Rules
-from .players import BotFailure, built_in_bot
+from .players import Bot, BotFailure, built_in_bot
 
 DEFAULT_MAX_ACTIONS = 1_000
 """Actions (moves, undos, the resignation) one game may take before the tournament resigns it
@@ -81,14 +82,26 @@ def game_seed(seed: int, number: int) -> int:
     return next(iter(splitmix64(SEED_SALT ^ (seed * 0x1_0000_0001 + number))))
 
 
-def play_game(bot: Any, deal: Deal, seed: int, max_actions: int = DEFAULT_MAX_ACTIONS) -> GameResult:
-    """Play one game of ``deal`` with ``bot``; its failures lose this game only."""
+def play_game(bot: Bot, deal: Deal | str, *, seed: int = 0, max_actions: int = DEFAULT_MAX_ACTIONS) -> GameResult:
+    """Play one game of ``deal`` (a :class:`Deal` or its code) with ``bot``: the tournament's game loop.
+
+    The bot is asked for one action at a time (``bot.choose``) until the game ends; each time it is
+    handed a copy of the game, so it cannot change the game being played.  Its failures lose this
+    game only: an illegal or malformed answer, a :class:`BotFailure` it raises, or ``max_actions``
+    actions without an end resign the game for it, and ``reason`` and ``detail`` say why.  ``seed``
+    goes to the bot's ``new_game(game, seed)`` (when it has one); the result does not depend on the
+    machine.
+    """
+    if isinstance(deal, str):
+        deal = Deal.from_code(deal)
     game = Game(deal)
     reason = detail = None
     thinking = 0.0
     started = time.perf_counter()
+    new_game = getattr(bot, "new_game", None)
     try:
-        bot.new_game(game, seed)
+        if new_game is not None:
+            new_game(game.copy(), seed)
     except BotFailure as failure:
         reason, detail = failure.reason, str(failure)
     thinking += time.perf_counter() - started
@@ -98,12 +111,17 @@ def play_game(bot: Any, deal: Deal, seed: int, max_actions: int = DEFAULT_MAX_AC
             break
         started = time.perf_counter()
         try:
-            move = bot.choose(game)
+            answer = bot.choose(game.copy())
         except BotFailure as failure:
             reason, detail = failure.reason, str(failure)
             break
         finally:
             thinking += time.perf_counter() - started
+        try:
+            move = _move_of(answer)
+        except MoveSyntaxError as error:
+            reason, detail = "malformed", str(error)
+            break
         refusal = game.refusal(move)
         if refusal is not None:
             reason, detail = "illegal", f"{move}: {refusal.message}"
@@ -113,7 +131,7 @@ def play_game(bot: Any, deal: Deal, seed: int, max_actions: int = DEFAULT_MAX_AC
         game.resign()
     game_over = getattr(bot, "game_over", None)
     if game_over is not None:
-        game_over(game)
+        game_over(game.copy())
     actions = len(game.history) - (1 if reason is not None and game.history[-1].kind is MoveKind.RESIGN else 0)
     termination = game.termination
     return GameResult(
@@ -121,6 +139,15 @@ def play_game(bot: Any, deal: Deal, seed: int, max_actions: int = DEFAULT_MAX_AC
         None if termination is None else termination.value, game.score, game.position.pyramid_removed, actions,
         thinking, reason, detail, tuple(str(move) for move in game.history),
     )
+
+
+def _move_of(answer: object) -> Move:
+    """The move a bot answered (a :class:`Move` or its text); :class:`MoveSyntaxError` otherwise."""
+    if isinstance(answer, Move):
+        return answer
+    if isinstance(answer, str):
+        return Move.parse(answer)
+    raise MoveSyntaxError(f"choose() answered {answer!r}, not a move or its text")
 
 
 # -- many games, in one process or several -----------------------------------------------------
@@ -152,15 +179,16 @@ def _worker_game(task: tuple[TournamentSpec, int]) -> GameResult | None:
     deal = Deal.from_number(number, spec.rules)
     if spec.level is not None and not _of_level(deal, spec.level):
         return None
-    return play_game(_bot_for(spec), deal, game_seed(spec.seed, number), spec.max_actions)
+    return play_game(_bot_for(spec), deal, seed=game_seed(spec.seed, number), max_actions=spec.max_actions)
 
 
 def _worker_stop() -> None:
     """Close this process's bot (an engine's process with it)."""
     bot = _WORKER.pop("bot", None)
     _WORKER.pop("spec", None)
-    if bot is not None:
-        bot.close()
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()
 
 
 def _of_level(deal: Deal, level: str) -> bool:

@@ -24,11 +24,6 @@ from ..engine.text import text
 from .common import emit_json, error_document, say_error
 from .exit_codes import ExitStatus, exit_status_table
 
-ClickException: Any = next(base for base in typer.BadParameter.__mro__ if base.__name__ == "ClickException")
-"""Click's base class of usage errors, reached through Typer's public ``BadParameter`` (Click is a
-dependency of Typer up to 0.25 and vendored inside it from 0.26 on; this finds it either way)."""
-
-
 COMMANDS: dict[str, str] = {
     "serve": "bot_commands",
     "tournament": "bot_commands",
@@ -64,9 +59,11 @@ SUMMARIES: dict[str, str] = {
 without importing a single command module."""
 
 
-def is_no_args_help(error: Exception) -> bool:
-    """Click 8.2+ raises ``NoArgsIsHelpError`` for a bare ``pyramide``: its help is shown, as Click does."""
-    return type(error).__name__ == "NoArgsIsHelpError"
+def is_no_args_help(error: typer.TyperException) -> bool:
+    """A bare ``pyramide`` (or ``pyramide play``): Click raises a usage error whose message is the
+    command's help, which is shown as Click shows it."""
+    context = getattr(error, "ctx", None)
+    return context is not None and error.format_message() == context.get_help()
 
 
 def usage_message(error: Any, arguments: Sequence[str] = ()) -> str:
@@ -99,13 +96,13 @@ class PyramideGroup(TyperGroup):
         arguments = hoisted_language(list(sys.argv[1:] if args is None else args), self.commands)
         try:
             status = super().main(arguments, prog_name, complete_var, standalone_mode=False, **extra)
-        except ClickException as error:
+        except typer.TyperException as error:  # Click's errors: Typer's public base class of them (0.28+)
             status = error.exit_code
             kind = ExitStatus(status) if status in iter(ExitStatus) else ExitStatus.USAGE
             if self.asks_for_json(arguments):
                 emit_json(error_document(usage_message(error, arguments), kind))
             elif is_no_args_help(error):
-                error.show()
+                typer.echo(error.format_message(), err=True)
             else:
                 say_error(usage_message(error, arguments))
         except typer.Abort:  # Ctrl-C or end of input at one of Click's own prompts

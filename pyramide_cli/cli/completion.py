@@ -15,10 +15,13 @@ a missing or bad save completes to nothing.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 COMPLETE_VAR = "_PYRAMIDE_COMPLETE"
 """Set by the completion scripts when the shell asks ``pyramide`` for completions."""
+DESCRIPTION_COLUMNS = 1000
+"""The width descriptions are laid out in while completing: wider than any of them."""
 
 RULES_PRESETS = (("N", "default: 23-card stock, a waste card, unlimited recycles"),
                  ("T", "24-card stock, three passes"), ("E", "24-card stock, two passes"),
@@ -27,14 +30,11 @@ RECYCLE_CHOICES = ("recycles=0", "recycles=1", "recycles=2", "recycles=3")
 
 
 def prepare() -> None:
-    """Before answering the shell: Typer passes every help text through rich (an import of about
-    0.1 s, and line breaks at 80 columns) although ours hold no markup; plain text is enough."""
-    try:
-        from typer import _completion_classes
-    except ImportError:  # pragma: no cover - a Typer without it: its own behaviour
-        return
-    if hasattr(_completion_classes, "_sanitize_help_text"):
-        _completion_classes._sanitize_help_text = lambda text: " ".join(text.split())
+    """Before answering the shell.  zsh and fish show a description beside each choice, and Typer
+    renders it through rich, which breaks lines at the width of the terminal (80 columns when, as
+    here, the output goes to the shell and not to a terminal): a longer description would become a
+    second, bogus choice.  ``COLUMNS`` (the POSIX variable, which rich reads) keeps each on its line."""
+    os.environ["COLUMNS"] = str(DESCRIPTION_COLUMNS)
 
 
 def _matching(choices: list[tuple[str, str]], incomplete: str) -> list[tuple[str, str]]:

@@ -20,7 +20,7 @@ from .exit_codes import ExitStatus
 if TYPE_CHECKING:  # the solver and the analysis are imported inside the commands
     from ..engine.game import Game
     from ..engine.moves import Move
-    from ..solver import SolveLimits, SolveResult
+    from ..solver import Limits, SolveResult
     from ..storage.save import SaveData
 
 LIMIT_HELP = "Give up (verdict unknown, exit 7) after exploring this many positions [default: 5000000]."
@@ -65,14 +65,14 @@ Examples:
 Exit: 0 a hint was given, 2 bad option, 4 bad save file or code, 5 missing file.
 """
 
-def _limits(max_states: int | None, timeout: float | None) -> SolveLimits:
-    from ..solver import DEFAULT_LIMITS, SolveLimits
+def _limits(max_states: int | None, timeout: float | None) -> Limits:
+    from ..solver import DEFAULT_LIMITS, Limits
 
     if max_states is not None and max_states < 1:
         raise usage_error(text("--max-states {value}: must be at least 1", value=max_states))
     if timeout is not None and not timeout > 0:
         raise usage_error(text("--timeout {value}: must be a positive number of seconds", value=timeout))
-    return SolveLimits(max_states=DEFAULT_LIMITS.max_states if max_states is None else max_states, timeout=timeout)
+    return Limits(max_states=DEFAULT_LIMITS.max_states if max_states is None else max_states, timeout=timeout)
 
 
 @app.command(help=SOLVE_HELP, short_help=SUMMARIES["solve"],

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the solver, the analysis and Dask are imported inside the c
     from ..analysis.cluster import ClusterSpec
     from ..analysis.survey import DealOutcome, SurveyReport
     from ..engine.rules import Rules
-    from ..solver import SolveLimits
+    from ..solver import Limits
 
 SURVEY_LIMIT_HELP = ("Count a deal as unknown when its search explores this many positions [default: 5000000, or "
                      "the store's].")
@@ -172,7 +172,7 @@ def _cluster_spec(cluster: str | None) -> ClusterSpec | None:
     return spec
 
 
-def _outcomes(client: Any, rules: Rules, numbers: Iterable[int], total: int, jobs: int, limits: SolveLimits,
+def _outcomes(client: Any, rules: Rules, numbers: Iterable[int], total: int, jobs: int, limits: Limits,
               optimal: bool, chunk: int | None) -> Iterator[DealOutcome]:
     """Outcomes from the cluster when there is a client, else from local processes."""
     if client is not None:
@@ -209,7 +209,7 @@ def _store_run(path: str, resume: bool, rules: str | None, deals: str | None, jo
                chunk: int | None, optimal: bool, max_states: int | None, json_output: bool) -> None:
     from ..analysis import stored_survey
     from ..analysis.survey_report import report_of
-    from ..solver import DEFAULT_LIMITS, SolveLimits
+    from ..solver import DEFAULT_LIMITS, Limits
 
     if max_states is not None and max_states < 1:
         raise usage_error(text("--max-states {value}: must be at least 1", value=max_states))
@@ -221,7 +221,7 @@ def _store_run(path: str, resume: bool, rules: str | None, deals: str | None, jo
         raise usage_error(message_of(error)) from None
     with run.store:
         identity = run.store.identity
-        limits = SolveLimits(max_states=identity.max_states, timeout=None)  # positions only: no clock decides
+        limits = Limits(max_states=identity.max_states, timeout=None)  # positions only: no clock decides
         started = time.perf_counter()
         try:
             bar_shown = _show_bar(json_output)
@@ -254,7 +254,7 @@ def _store_run(path: str, resume: bool, rules: str | None, deals: str | None, jo
 
 
 def _memory_run(rules: str | None, deals: str | None, jobs: int, cluster: str | None, chunk: int | None,
-                optimal: bool, limits: SolveLimits, csv_file: str | None, force: bool, json_output: bool) -> None:
+                optimal: bool, limits: Limits, csv_file: str | None, force: bool, json_output: bool) -> None:
     from ..analysis.survey import SurveyReport, parse_deal_range
     from ..engine.rules import Rules
 
@@ -269,9 +269,9 @@ def _memory_run(rules: str | None, deals: str | None, jobs: int, cluster: str | 
     if csv_file is not None:
         check_output(csv_file, force, SURVEY_CSV)  # before the survey, not after it
     if spec is not None:
-        from ..solver import DEFAULT_LIMITS, SolveLimits
+        from ..solver import DEFAULT_LIMITS, Limits
 
-        limits = SolveLimits(max_states=limits.max_states or DEFAULT_LIMITS.max_states, timeout=None)
+        limits = Limits(max_states=limits.max_states or DEFAULT_LIMITS.max_states, timeout=None)
     outcomes: list[DealOutcome] = []
     try:
         with _maybe_cluster(spec) as client, _progress(len(numbers), 0, _show_bar(json_output)) as bar:

@@ -222,7 +222,8 @@ class Game:
 
     @property
     def score(self) -> int:
-        return POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - self._state[0].bit_count())
+        pyramid: int = self._state[0]
+        return POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - pyramid.bit_count())
 
     @property
     def termination(self) -> Termination | None:
@@ -316,19 +317,19 @@ class Game:
         self._stack.append(_new_tuple(_Snapshot, (state, self._position, self.move_count, self._undo,
                                                   self._undo_available, self._resigned, legal, self._termination,
                                                   self._quiet)))
-        self.history.append(move)  # type: ignore[arg-type]
+        self.history.append(move)
         pyramid, talon, drawn, recycles, foundation = state
-        removed: tuple[Card, ...] = move.cards  # type: ignore[union-attr]
+        removed: tuple[Card, ...] = move.cards
         uncovered: tuple[Card, ...] = ()
         table = self._table
         if removed:
-            after, uncovered = table.removal(state, move)  # type: ignore[arg-type]
+            after, uncovered = table.removal(state, move)
         elif move is DRAW:
             after = (pyramid, talon, kernel.draw(talon, drawn, table.draw_count), recycles, foundation)
         elif move is RECYCLE:
             after = (pyramid, talon, 0, recycles + 1, foundation)
         else:
-            return self._game_action(move)  # type: ignore[arg-type]
+            return self._game_action(move)
         # A move: the state before it is where undo goes back to (R20).
         self._state = after
         self._position = None
@@ -347,15 +348,15 @@ class Game:
         left = after[0].bit_count()
         if termination is None:
             if not removed:
-                return _GOING_ON[move][left]  # type: ignore[index]
+                return _GOING_ON[move][left]  # type: ignore[no-any-return]
             key = (pyramid, move)
             record = table.records.get(key)
             if record is None:
                 record = table.records[key] = ActionRecord(
-                    move, POINTS_PER_PYRAMID_CARD * (pyramid.bit_count() - left), removed,  # type: ignore[arg-type]
+                    move, POINTS_PER_PYRAMID_CARD * (pyramid.bit_count() - left), removed,
                     uncovered, POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - left), Outcome.PLAYING, None)
-            return record  # type: ignore[no-any-return]
-        return ActionRecord(move, POINTS_PER_PYRAMID_CARD * (pyramid.bit_count() - left), removed,  # type: ignore[arg-type]
+            return record
+        return ActionRecord(move, POINTS_PER_PYRAMID_CARD * (pyramid.bit_count() - left), removed,
                             uncovered, POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - left), termination.outcome,
                             termination)
 

@@ -177,7 +177,7 @@ class TalonCards(Walks):
         """The dead-game test's facts of each pyramid shape met (see :meth:`_wanted_by`)."""
 
     # -- removals at one pointer --------------------------------------------------------------------------
-    def _plain_steps(self, talon: int, drawn: int, partners: dict[int, tuple[int, ...]], out: list) -> None:
+    def _plain_steps(self, talon: int, drawn: int, partners: dict[int, tuple[int, ...]], out: list[Step]) -> None:
         top = (talon & ((1 << drawn) - 1)).bit_length() - 1
         if top >= 0:
             value = self.talon_values[top]
@@ -186,7 +186,7 @@ class TalonCards(Walks):
             else:
                 out.extend((bits, 1 << top) for bits in partners.get(value, ()))
 
-    def _steps(self, talon: int, drawn: int, partners: dict[int, tuple[int, ...]], out: list) -> None:
+    def _steps(self, talon: int, drawn: int, partners: dict[int, tuple[int, ...]], out: list[Step]) -> None:
         """Append the removals involving talon cards at this pointer to ``out``, in this order: the
         waste top (a king alone, else with each free pyramid card of ``partners[value]``), the waste
         top with the card under it (``waste-pair``), the stock top (a king alone, with each free

@@ -351,7 +351,7 @@ class Position:
             return Refusal.BLOCKED
         if not move.adds_to_thirteen:
             return Refusal.SUM_NOT_13
-        return None if self._states_pair(*states) else Refusal.NOT_IN_PLAY
+        return None if self._states_pair(*states) else Refusal.NOT_IN_PLAY  # type: ignore[arg-type]
 
     def _is_cover_pair(self, first: Card, second: Card) -> bool:
         """True when one card is covered by the other alone and that one is free (cover-pair)."""

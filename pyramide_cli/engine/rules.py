@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .errors import RulesError
 from .text import text
@@ -132,7 +132,8 @@ class Rules:
                     known = ", ".join(VARIANTS)
                     raise RulesError(text("unknown variant {variant!r} in rules {rules!r}: known variants are {known}",
                                           variant=variant, rules=spec, known=known))
-                rules = replace(rules, **{attribute: True})
+                flag: dict[str, Any] = {attribute: True}
+                rules = replace(rules, **flag)
         return rules
 
     @classmethod

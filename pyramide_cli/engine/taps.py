@@ -112,7 +112,7 @@ class TapSession:
         for move in (DRAW, RECYCLE):
             if game.refusal(move) is None:
                 return self._moved(move)
-        return self._refuse(game.refusal(RECYCLE) if game.position.talon else Refusal.NOTHING_TO_DRAW)
+        return self._refuse((game.refusal(RECYCLE) if game.position.talon else None) or Refusal.NOTHING_TO_DRAW)
 
     def _tap_card(self, card: Card) -> TapResult:
         game = self.game

@@ -63,7 +63,7 @@ class Joined(Text):
     """Several messages shown as one (``rules (T here, N there), --optimal (on here, off there)``),
     each translated on its own: a list a sentence names, without gluing translated fragments by hand."""
 
-    def __new__(cls, parts: tuple[str, ...], separator: str = ", ") -> Joined:  # type: ignore[override]
+    def __new__(cls, parts: tuple[str, ...], separator: str = ", ") -> Joined:
         value = str.__new__(cls, separator.join(parts))
         value.template = ""
         value.params = {"parts": tuple(parts), "separator": separator}

@@ -12,6 +12,8 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .kernel import TalonRules
 
 KING = 13
@@ -92,7 +94,7 @@ class Walks:
         seen = ~wanted
         out: list[Event] = []
         append = out.append
-        cards = talon_indices(talon)
+        cards: Sequence[int] = talon_indices(talon)  # a list once a recycle drops cards
         count = len(cards)
         start = (talon & ((1 << drawn) - 1)).bit_count()  # cards on the waste: the top is cards[start - 1]
         passes = 0 if unlimited else recycles
@@ -209,7 +211,7 @@ class Walks:
         seen_pairs: set[int] = set()
         out: list[Event] = []
         append = out.append
-        cards = talon_indices(talon)
+        cards: Sequence[int] = talon_indices(talon)  # a list once a recycle drops cards
         count = len(cards)
         start = (talon & ((1 << drawn) - 1)).bit_count()  # cards on the waste: the top is cards[start - 1]
         current, j, passes, actions = talon, start, recycles, 0

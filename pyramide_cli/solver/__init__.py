@@ -21,14 +21,14 @@ from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.position import Position
 from ..engine.rules import Rules
-from .budget import DEFAULT_LIMITS, DEFAULT_MAX_STATES, Budget, Limit, LimitReached, SolveLimits
+from .budget import DEFAULT_LIMITS, DEFAULT_MAX_STATES, Budget, Limit, LimitReached, Limits
 from .lines import LineBuilder, multiset_line, replay_steps, step_move
 from .relaxation import Relaxation
 from .tables import DealTables
 from .talon_search import Step, TalonSearch
 
 __all__ = [
-    "DEFAULT_LIMITS", "DEFAULT_MAX_STATES", "Limit", "SolveLimits", "SolveResult", "Verdict", "solve",
+    "DEFAULT_LIMITS", "DEFAULT_MAX_STATES", "Limit", "Limits", "SolveResult", "Verdict", "solve",
     "uses_multiset_search",
 ]
 
@@ -89,21 +89,29 @@ def uses_multiset_search(rules: Rules) -> bool:
     return rules.recycle_limit is None and rules.plain_talon
 
 
-def _start_position(target: Position | Deal | Game) -> Position:
+def _start_position(target: Game | Position | Deal | str) -> Position:
+    if isinstance(target, str):
+        return Position.start(Deal.from_code(target))
     if isinstance(target, Position):
         return target
     if isinstance(target, Game):
         return target.position
     if isinstance(target, Deal):
         return Position.start(target)
-    raise TypeError(f"solve() takes a Position, Deal or Game, not {type(target).__name__}")
+    raise TypeError(f"solve() takes a Game, Position, Deal or deal code, not {type(target).__name__}")
 
 
-def solve(target: Position | Deal | Game, *, optimal: bool = False,
-          limits: SolveLimits = DEFAULT_LIMITS) -> SolveResult:
-    """Solve a deal from its start, or any position (a game's current one)."""
+def solve(target: Game | Position | Deal | str, *, optimal: bool = False, limits: Limits | None = None) -> SolveResult:
+    """Solve a game's current position, a position, or a deal (object or code) from its start.
+
+    ``limits`` bounds the search (``None``: :data:`DEFAULT_LIMITS`, ``pyramide solve``'s budget).
+    Past ``limits.max_states`` positions the verdict is ``unknown`` and ``limit`` says so, on every
+    machine alike; ``limits.timeout`` (seconds) is an opt-in extra cap that makes the answer depend
+    on the machine.  ``optimal=True`` asks for a winning line with the fewest actions.  Raises
+    :class:`~pyramide_cli.engine.errors.DealCodeError` for a bad deal code.
+    """
     position = _start_position(target)
-    budget = Budget(limits)
+    budget = Budget(DEFAULT_LIMITS if limits is None else limits)
     if position.is_won:
         return SolveResult(Verdict.WINNABLE, (), 0, budget.seconds, optimal=True)
     tables = DealTables(position.deal)

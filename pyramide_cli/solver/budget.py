@@ -27,7 +27,7 @@ class Limit(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class SolveLimits:
+class Limits:
     """When a search gives up and answers ``unknown``.
 
     ``max_states`` counts positions expanded (by every search of one solve together), exactly: a
@@ -46,7 +46,7 @@ class SolveLimits:
             raise ValueError(f"timeout must be a positive number of seconds, not {self.timeout!r}")
 
 
-DEFAULT_LIMITS = SolveLimits()
+DEFAULT_LIMITS = Limits()
 
 
 class LimitReached(Exception):
@@ -65,7 +65,7 @@ class Budget:
     """Counts the positions of one solve.  Searches call :meth:`tick` per position expanded (hot
     loops inline it: ``states += 1`` and :meth:`check` once ``states`` reaches :attr:`next_check`)."""
 
-    def __init__(self, limits: SolveLimits) -> None:
+    def __init__(self, limits: Limits) -> None:
         self.states = 0
         self.started = time.perf_counter()
         self._max_states = limits.max_states

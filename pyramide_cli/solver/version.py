@@ -2,7 +2,7 @@
 
 A stored verdict is only worth re-using while the same search would give it again.  Whoever
 changes how the solver searches — its pruning rules, the order it tries moves in, how it counts
-positions against ``SolveLimits.max_states`` — in a way that can change a verdict, a position count
+positions against ``Limits.max_states`` — in a way that can change a verdict, a position count
 or the maxima (``max_pyramid_removed``, ``max_removed``, the length of an ``--optimal`` line) of any
 deal under any limits, bumps :data:`SOLVER_VERSION` by one.  Survey stores made with another version
 are then refused (``docs/scale.md``), so old and new answers never mix in one table.
