@@ -110,9 +110,9 @@ class BoardApp(App[None]):
             keys = play_keys(self.style)
         messages = self.messages
         if self.thinking:
-            messages = (text("Thinking… (Esc cancels)") if not self.style.ascii else text("Thinking... (Esc cancels)"),)
+            messages = (text("Thinking (Esc cancels)"),)
         if self.typed:
-            messages = (text("typing {name}… (Esc cancels)", name=self.typed),)
+            messages = (text("typing {name} (Esc cancels)", name=self.typed),)
         hint = self.hint
         return View(self.session.time_played(), data.level, data.daily, self.focus_target,
                     hint.cards if hint is not None else (), bool(hint and hint.stock), messages, self.refused, keys)
@@ -145,8 +145,8 @@ class BoardApp(App[None]):
         drawn = self.picture(width)
         if width < drawn.width or height < len(drawn.lines):
             self.last_picture = Picture([], drawn.width, [])
-            return RichText(shown(text("The terminal is too small for the board: it needs {width}×{height}, "
-                                       "it has {columns}×{rows}.", width=drawn.width, height=len(drawn.lines),
+            return RichText(shown(text("The terminal is too small for the board: it needs {width}x{height}, "
+                                       "it has {columns}x{rows}.", width=drawn.width, height=len(drawn.lines),
                                        columns=width, rows=height)), no_wrap=False)
         out = RichText(no_wrap=True, overflow="crop")
         for number, line in enumerate(drawn.lines):
