@@ -196,9 +196,10 @@ def probe(tmp_path: Path, *arguments: str, report: str) -> tuple[int, str]:
     return completed.returncode, completed.stderr.rpartition("\nREPORT ")[2]
 
 
-HEAVY = ("pydantic", "rich", "sqlite3", "dask", "distributed", "pyramide_cli.storage.stats")
+HEAVY = ("pydantic", "rich", "textual", "pyramide_cli.board", "sqlite3", "dask", "distributed",
+         "pyramide_cli.storage.stats")
 """Never loaded by the commands below: Typer 0.29's conversions, rich (progress bars, tracebacks),
-the statistics database, the cluster."""
+Textual and the full-screen board, the statistics database, the cluster."""
 ENGINE_AND_FILES = ("yaml", "pyramide_cli.engine.game", "pyramide_cli.storage", "pyramide_cli.cli.render")
 COMMAND_MODULES = tuple(f"pyramide_cli.cli.{module}" for module in set(COMMAND_MODULE_OF.values()))
 SEARCH = ("pyramide_cli.solver", "pyramide_cli.analysis", "random")

@@ -25,7 +25,7 @@ from ..engine.text import text
 from ..storage.session import refusal_line
 from . import adapter
 from .adapter import STOCK, WASTE, BoardHint, Target, WatchLine
-from .layout import Picture, Piece, Style, View, card_name, moved_focus, picture, shown, target_at
+from .layout import Picture, Piece, Style, View, card_name, message_lines, moved_focus, picture, shown, target_at
 from .panels import end_lines, help_lines, panel_keys, play_keys, stats_lines, watch_keys
 from .session import BoardSession
 
@@ -137,8 +137,9 @@ class BoardApp(App[None]):
             lines = [self.confirm or ""]
         status = [line for line in drawn.lines if line and line[0].kind == "title"]
         keys = [line for line in drawn.lines if line and line[0].kind == "key"]
-        body: list[list[Piece]] = [[Piece(" " + shown(line), "title" if number == 0 else "message")]
-                                   for number, line in enumerate(lines)]
+        body: list[list[Piece]] = []
+        for number, line in enumerate(lines):
+            body += message_lines(line, width, "title" if number == 0 else "message")
         return Picture([*status, [], *body, [], *keys], drawn.width, [])
 
     def rendered(self, width: int, height: int) -> RichText:
@@ -276,8 +277,8 @@ class BoardApp(App[None]):
         self.messages = () if played.message is None else (played.message,)
         if played.refused is not None:
             step = played.refused
-            name = (card_name(parse_card(step.text), self.style) if step.text not in (STOCK, WASTE, "undo", "resign")
-                    else step.text)
+            words = {STOCK: text("stock"), WASTE: text("waste"), "undo": text("undo"), "resign": text("resign")}
+            name = words[step.text] if step.text in words else card_name(parse_card(step.text), self.style)
             self.messages = (*self.messages, refusal_line(step._replace(text=name),
                                                           lambda card: card_name(card, self.style)))
             self.refused = True

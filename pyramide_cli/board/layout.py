@@ -219,9 +219,18 @@ def words_wrapped(message: str, width: int) -> list[str]:
     return wrapped(message.split(" "), width, " ") if message else []
 
 
+def message_lines(message: str, width: int, kind: str = "message") -> list[Line]:
+    """A message cut to the screen's width, each line in the order it is seen (aligned right in Hebrew)."""
+    rtl = is_right_to_left()
+    lines = []
+    for line in words_wrapped(tr(message), width - 2):
+        seen = shown(line)
+        lines.append([Piece(" " + (seen.rjust(width - 2) if rtl else seen), kind)])
+    return lines or [[]]
+
+
 def picture(game: Game, style: Style, view: View, width: int) -> Picture:
     """The whole board for a screen ``width`` columns wide."""
-    rtl = is_right_to_left()
     separator = " | " if style.ascii else " · "
     lines: list[Line] = []
     first, second = status_parts(game, style, view)
@@ -242,10 +251,8 @@ def picture(game: Game, style: Style, view: View, width: int) -> Picture:
     gap = board_width - left_width - right_width
     lines.append([Piece(" " * margin), *left, Piece(" " * gap), *right])
     lines.append([])
-    kind = "refusal" if view.refusal else "message"
     for message in view.messages:
-        for line in words_wrapped(shown(message), width - 2):
-            lines.append([Piece(" " + (line.rjust(width - 2) if rtl else line), kind)])
+        lines += message_lines(message, width, "refusal" if view.refusal else "message")
     lines.append([])
     keys = [f"{key} {shown(word)}" for key, word in view.keys]
     for line in wrapped(keys, width - 2, "  "):

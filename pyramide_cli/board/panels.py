@@ -66,7 +66,6 @@ def help_lines(style: Style) -> list[str]:
     return [
         text("Keys"),
         text("Click a card, or move the focus with the arrows (or h j k l) and press Enter or Space: a tap."),
-        text("Tap a free card to select it, a second one to pair them (13); a free king goes at once."),
         text("Type a card's name to tap it: 10h, KS, RD (French letters work too)."),
         text("d or a click on the stock: draw, or turn the waste over; u: undo (up to 100)."),
         text("H: a hint from your selection, its cards underlined (it plays nothing); Esc cancels it."),
