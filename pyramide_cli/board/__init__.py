@@ -28,7 +28,7 @@ def run_board(path: Path, assist: bool | None, stats: StatsDB | Path | None, sty
     from .app import BoardApp
     from .session import BoardSession
 
-    session = BoardSession(path, assist, stats, next_save)
+    session = BoardSession(path, assist, stats, next_save, paused=watch)
     app = BoardApp(session, style, color=color, watch=watch, end_message=end_message)
     try:
         app.run(mouse=True)

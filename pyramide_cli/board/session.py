@@ -58,11 +58,13 @@ class BoardSession:
     """One board on one save file."""
 
     def __init__(self, path: Path, assist: bool | None, stats: StatsDB | Path | None,
-                 next_save: NextSave | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 next_save: NextSave | None = None, clock: Callable[[], float] = time.monotonic,
+                 paused: bool = False) -> None:
         self.path, self.assist, self.stats, self.next_save = path, assist, stats, next_save
         self.clock = clock
         self.stopwatch = Stopwatch(clock)
-        self.paused = False
+        self.paused = paused
+        """True while the solver's line is watched (from the start with ``play --watch``)."""
         self.held = 0.0
         """Time played before the clock was paused, not yet saved."""
         self.last = play_words(path, [], assist, stats=stats)
