@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 CELL = 6
 """Columns of one pyramid card; a row is indented by half of it under the one above."""
 PYRAMID_WIDTH = 7 * CELL
+TALON_OVERHANG = 8
+"""Columns the talon line reaches past the pyramid on each side."""
 TERMINATION_WORDS = {Termination.CLEARED: text("cleared"), Termination.NO_MOVES: text("no moves"),
                      Termination.DEAD: text("dead"), Termination.RESIGNED: text("resigned")}
 OUTCOME_WORDS = {Outcome.PLAYING: text("playing"), Outcome.WON: text("won"), Outcome.LOST: text("lost")}
@@ -242,13 +244,16 @@ def picture(game: Game, style: Style, view: View, width: int) -> Picture:
     left_width = sum(len(piece.text) for piece in left)
     right_width = sum(len(piece.text) for piece in right)
     talon_width = left_width + 3 + right_width
-    board_width = max(PYRAMID_WIDTH, talon_width)
-    margin = max(0, (width - board_width) // 2)
-    offset = margin + (board_width - PYRAMID_WIDTH) // 2
+    span = max(PYRAMID_WIDTH + 2 * TALON_OVERHANG, talon_width)
+    """The talon line reaches past the pyramid on both sides, as wide as it needs but never narrower,
+    so the board stays put while labels grow (``foundation K♣ (12)``)."""
+    board_width = span
+    margin = max(0, (width - span) // 2)
+    offset = margin + (span - PYRAMID_WIDTH) // 2
     for row in pyramid:
         lines.append([Piece(" " * offset), *row])
     lines.append([])
-    gap = board_width - left_width - right_width
+    gap = span - left_width - right_width
     lines.append([Piece(" " * margin), *left, Piece(" " * gap), *right])
     lines.append([])
     for message in view.messages:
