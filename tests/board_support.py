@@ -4,6 +4,7 @@ what they tap, the screen as text, and the stored SVG screens the snapshot tests
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -46,6 +47,18 @@ def drive(app: BoardApp, body: Callable[[Any], Awaitable[None]], size: tuple[int
 def screen_text(app: BoardApp) -> str:
     size = app.size
     return app.rendered(size.width, size.height).plain
+
+
+def screen_svg(app: BoardApp) -> str:
+    """The screen as an SVG (Rich's export, as Textual's screenshots are made): exactly what the board
+    widget draws, whatever frame Textual last put on the terminal."""
+    from rich.console import Console
+
+    size = app.size
+    console = Console(record=True, width=size.width, height=size.height, file=io.StringIO(),
+                      color_system="truecolor", force_terminal=True, legacy_windows=False)
+    console.print(app.rendered(size.width, size.height))
+    return console.export_svg(title="pyramide play")
 
 
 def where(app: BoardApp, target: Target) -> tuple[int, int]:

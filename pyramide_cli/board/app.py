@@ -48,6 +48,7 @@ class BoardView(Widget):
 
     def on_click(self, event: events.Click) -> None:
         self.app.click(event.x, event.y)  # type: ignore[attr-defined]
+        self.refresh()
 
 
 class BoardApp(App[None]):
