@@ -171,10 +171,11 @@ def probe(tmp_path: Path, *arguments: str, report: str) -> tuple[int, str]:
 
 
 TYPER_CONVERTS_THROUGH_PYDANTIC = tuple(int(part) for part in typer.__version__.split(".")[:2]) >= (0, 29)
-HEAVY = (*(() if TYPER_CONVERTS_THROUGH_PYDANTIC else ("pydantic",)), "rich", "sqlite3", "dask", "distributed",
-         "pyramide_cli.storage.stats", "pyramide_cli.gym", "gymnasium", "numpy")
+HEAVY = (*(() if TYPER_CONVERTS_THROUGH_PYDANTIC else ("pydantic",)), "rich", "textual", "pyramide_cli.board",
+         "sqlite3", "dask", "distributed", "pyramide_cli.storage.stats", "pyramide_cli.gym", "gymnasium", "numpy")
 """Never loaded by the commands below: pydantic (Typer 0.28; 0.29 converts every parameter through it),
-rich (progress bars, tracebacks), the statistics database, the cluster, the Gymnasium environment."""
+rich (progress bars, tracebacks), Textual and the full-screen board, the statistics database, the
+cluster, the Gymnasium environment."""
 ENGINE_AND_FILES = ("yaml", "pyramide_cli.engine.game", "pyramide_cli.storage", "pyramide_cli.cli.render")
 COMMAND_MODULES = tuple(f"pyramide_cli.cli.{module}" for module in set(COMMAND_MODULE_OF.values()))
 SEARCH = ("pyramide_cli.solver", "pyramide_cli.analysis", "random")

@@ -22,7 +22,8 @@ ALLOWED = {
     "i18n": {"engine", "i18n"},
     "analysis": {"engine", "solver", "storage", "analysis"},
     "bots": {"engine", "solver", "storage", "analysis", "bots", "i18n"},
-    "cli": {"engine", "solver", "storage", "analysis", "bots", "i18n", "cli", "(top)"},
+    "board": {"engine", "solver", "storage", "analysis", "i18n", "board"},
+    "cli": {"engine", "solver", "storage", "analysis", "bots", "i18n", "board", "cli", "(top)"},
     "gym": {"engine", "solver", "storage", "analysis", "bots", "i18n", "cli", "gym"},
 }
 """What each folder may import.  The top of the package (the public API) and ``__main__`` may import anything.

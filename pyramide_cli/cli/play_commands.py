@@ -25,8 +25,10 @@ PLAY_HELP = """Play taps and moves on a save file (R11-R15).
 
 With TAP_OR_MOVE arguments they are applied in order; the first one refused stops the command
 (exit 3) and what came before it stays played.  Without arguments, one tap or move is read per
-line from stdin when it is not a terminal, else an interactive prompt starts (hint, undo, help,
-new, restart, quit).  The selection persists in the file between commands, so `play g.yaml 10C` then
+line from stdin when it is not a terminal; at a terminal the full-screen board opens (click or
+key the cards; ? lists the keys; --watch plays the solver's line on it), or with --line (or
+TERM=dumb) an interactive prompt (hint, undo, help, new, restart, quit).  The selection persists
+in the file between commands, so `play g.yaml 10C` then
 `play g.yaml 3S` removes the pair.  After a refused pair tap the second card stays selected
 (R13) and that selection is saved; any other refusal leaves the file byte-for-byte unchanged.
 
@@ -53,6 +55,9 @@ file or lock timeout (with --json the error lists the steps saved before it).
 """
 
 
+LINE_HELP = "At a terminal: the line-by-line prompt instead of the full-screen board."
+WATCH_HELP = ("Open the board playing the solver's line from the current position, one action at a time "
+              "(the save is not changed).")
 NO_RECORD_HELP = "Do not count a game that ends here in the statistics."
 NEW_IF_FINISHED_HELP = ("When FILE holds a finished game: keep it in the games folder (counted in the statistics) "
                         "and deal a new game into FILE first (same rules and level).")
@@ -117,16 +122,22 @@ def play(
     json_output: JsonOption = False,
     ascii: AsciiOption = False,
     french: FrenchOption = False,
+    line: Annotated[bool, typer.Option("--line", help=LINE_HELP)] = False,
+    watch: Annotated[bool, typer.Option("--watch", help=WATCH_HELP)] = False,
 ) -> None:
     path = Path(file)
     style = board_style(ascii, french)
     with reporting(json_output):
+        board = not taps and not line and not json_output and wants_board()
+        if watch and not board:
+            raise usage_error(text("--watch shows the solver's line on the board: it needs a terminal, no taps, "
+                                   "no --line and no --json"))
         stats = None if no_record else stats_db(db)
         kept: dict[str, Any] = {}
         if new_if_finished:
             from .interactive import start_next_if_over
 
-            replaced = start_next_if_over(path, stats, talking=not (json_output or quiet))
+            replaced = start_next_if_over(path, stats, talking=not (json_output or quiet or board))
             if replaced is not None:
                 if replaced.kept is not None:
                     kept["kept"] = [str(replaced.kept)]
@@ -156,6 +167,9 @@ def play(
             finish(path, [result], result, style, json_output, quiet, **kept,
                    **({"warnings": warnings} if warnings else {}))
             return
+        if board:
+            open_board(path, assist, stats, ascii, french or style.french, watch)
+            return
         from .interactive import run_session
 
         interactive = sys.stdin.isatty() and not json_output
@@ -168,6 +182,30 @@ def play(
         for key, values in kept.items():
             extra[key] = values + extra.get(key, [])
         finish(path, results, last, style, json_output, quiet or interactive, **extra)
+
+
+def wants_board() -> bool:
+    """The board opens when stdin and stdout are terminals that can take it (``TERM=dumb`` cannot)."""
+    import os
+
+    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
+
+
+def open_board(path: Path, assist: bool | None, stats: Path | None, ascii: bool, french: bool, watch: bool) -> None:
+    """The full-screen board (``pyramide_cli.board``, the only module that imports Textual)."""
+    import os
+
+    from ..board import run_board
+    from ..board.layout import Style as BoardStyle
+    from ..storage.save import load_game
+    from .interactive import end_message, next_save
+    from .render import can_encode_symbols
+
+    load_game(path)  # a missing or bad save: one line and its exit status, before the screen is taken
+    style = BoardStyle(ascii=ascii or not can_encode_symbols(sys.stdout), french=french)
+    run_board(path, assist, stats, style, color=not os.environ.get("NO_COLOR"), watch=watch,
+              next_save=lambda game, data, restart, level: next_save(game, data, restart, level, False),
+              end_message=end_message, refusal_line=refusal_line)
 
 
 def failure_after(error: PyramideError, path: Path, played: list[PlayResult]) -> CommandError:
