@@ -54,7 +54,7 @@ def run_batch(paths: list[str], option: Expected, junit: str | None, force: bool
             echo(check_line(check))
         echo(summary)
         if failed:
-            say_error(plural("{count} of {total} save failed: {first}", "{count} of {total} saves failed, the "
+            say_error(plural("{count} of {total} saves failed: {first}", "{count} of {total} saves failed, the "
                              "first: {first}", len(failed), total=len(checks), first=str(failed[0].path)))
     return int(ExitStatus.CHECK_FAILED if failed else ExitStatus.OK)
 
