@@ -53,7 +53,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-pytest-plugin-") as temporary:
         folder = Path(temporary)
         measured([sys.executable, "-m", "pytest", "--co", "-q", "-p", "no:cacheprovider"], folder)  # warm-up
-        for label, extra in (("every installed plugin", []), ("Hypothesis's plugin off", ["-p", "no:hypothesispytest"])):
+        kinds = (("every installed plugin", []), ("Hypothesis's plugin off", ["-p", "no:hypothesispytest"]))
+        for label, extra in kinds:
             (cpu, wall), (cpu_without, wall_without) = compare(folder, extra)
             print(f"pytest --co -q, empty folder, {label} ({RUNS} runs each, medians): with the pyramide plugin "
                   f"CPU {cpu * 1000:.0f} ms, wall {wall * 1000:.0f} ms; without CPU {cpu_without * 1000:.0f} ms, "

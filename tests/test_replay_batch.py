@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 import shutil
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 
-from cli_support import EXAMPLES, WON_N_CODE, WON_N_LINE, invoke, make_save, save_text
+import yaml
+
+from cli_support import EXAMPLES, ROOT, WON_N_CODE, WON_N_LINE, invoke, make_save, save_text
 
 from pyramide_cli.cli.replay_batch import github_data, github_property
 from pyramide_cli.storage.save_batch import is_save_text
@@ -165,3 +169,18 @@ def test_github_escaping_follows_the_runners_rules() -> None:
 ])
 def test_a_save_in_a_folder_is_a_file_whose_first_key_is_pyramide_save(head: str, is_save: bool) -> None:
     assert is_save_text(head) is is_save
+
+
+def test_the_ci_configurations_of_docs_ci_replay_a_folder_of_saves(tmp_path: Path, monkeypatch) -> None:
+    blocks = re.findall(r"```yaml\n(.*?)```", (ROOT / "docs" / "ci.md").read_text(encoding="utf-8"), re.DOTALL)
+    configurations = [yaml.safe_load(block) for block in blocks if "jobs:" in block or "script:" in block]
+    github, gitlab = configurations
+    commands = [step["run"] for step in github["jobs"]["replay"]["steps"] if "run" in step]
+    commands += gitlab["replay-saves"]["script"]
+    replays = [shlex.split(command) for command in commands if command.startswith("pyramide replay")]
+    assert len(replays) == 2 and gitlab["replay-saves"]["artifacts"]["reports"]["junit"] == "replay-report.xml"
+    shutil.copytree(EXAMPLES, tmp_path / "saves")
+    monkeypatch.chdir(tmp_path)
+    for arguments in replays:
+        assert invoke(*arguments[1:], "--force", env=NO_GITHUB).status == 0
+        assert len(junit_cases(tmp_path / "replay-report.xml")) == len(EXAMPLE_SAVES)

@@ -29,7 +29,13 @@ counter, status, termination and selection against it.
 
 Exit 0 when everything agrees (and every --expect holds); exit 1 naming the first divergence,
 e.g. an action the rules refuse or a score the history does not give.  Made for CI: a recorded
-game of a known deal is a regression test of the engine.
+game of a known deal is a regression test of the engine.  A save may carry its own expectations
+in its leading comments: "# pyramide-expect: dead", "# pyramide-expect-score: 70".
+
+Several files, folders (every .yaml/.yml file under them whose first key is pyramide-save) or
+--junit replay a batch in one process: one line per save, a summary, exit 1 when any save
+diverges, misses an expectation or cannot be read.  Under GITHUB_ACTIONS=true each failure is
+also an ::error annotation on stderr.
 
 \b
 Examples:
@@ -39,8 +45,10 @@ Examples:
   pyramide replay g.yaml --upto 0                # the board as dealt
   pyramide replay g.yaml --upto 5                # the board after the first 5 actions
   pyramide replay g.yaml --step --ascii          # every position, one after the other
+  pyramide replay saves/ --junit replay.xml      # a batch, with a JUnit report for CI
 
-Exit: 0 agrees, 1 divergence or --expect not met, 2 bad option, 4 bad save file, 5 missing file.
+Exit: 0 agrees, 1 divergence or --expect not met (a batch: any save failed), 2 bad option,
+4 bad save file, 5 missing file (a batch: --junit file not writable).
 """
 
 
