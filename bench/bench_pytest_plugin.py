@@ -35,9 +35,12 @@ def measured(command: list[str], cwd: Path) -> tuple[float, float]:
 def compare(folder: Path, extra: list[str]) -> tuple[tuple[float, float], tuple[float, float]]:
     base = [sys.executable, "-m", "pytest", "--co", "-q", "-p", "no:cacheprovider", *extra]
     with_plugin, without = [], []
-    for _ in range(RUNS):
+    for run in range(RUNS):  # which goes first alternates too
+        if run % 2:
+            without.append(measured([*base, "-p", "no:pyramide"], folder))
         with_plugin.append(measured(base, folder))
-        without.append(measured([*base, "-p", "no:pyramide"], folder))
+        if not run % 2:
+            without.append(measured([*base, "-p", "no:pyramide"], folder))
     return ((statistics.median(run[0] for run in with_plugin), statistics.median(run[1] for run in with_plugin)),
             (statistics.median(run[0] for run in without), statistics.median(run[1] for run in without)))
 

@@ -64,3 +64,11 @@ def test_without_the_option_the_plugin_collects_nothing(tmp_path: Path) -> None:
     (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n")
     status, output, items = run_pytest(tmp_path, "-q")
     assert status == 0 and list(items) == ["test_one::test_one"], output
+
+
+def test_loading_the_plugin_imports_nothing_of_the_engine_or_storage() -> None:
+    """pytest loads the plugin in every run of an environment with pyramide: it must cost nothing."""
+    code = ("import sys, pytest; before = set(sys.modules); import pyramide_cli.pytest_plugin; "
+            "print(' '.join(sorted(set(sys.modules) - before)))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert set(loaded) <= {"pyramide_cli", "pyramide_cli.versions", "pyramide_cli.pytest_plugin"}, loaded
