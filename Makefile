@@ -41,7 +41,8 @@ test: lint typecheck
 lint: $(TEST_STAMP)
 	$(BIN)/python -m ruff check .
 
-# Every save in examples/ replays to the outcome and score written beside it (CI regression tests).
+# Every save in examples/ replays to the outcome and score written beside it (CI regression tests);
+# the last line replays the folder as a batch, each save against its own "# pyramide-expect" lines.
 # stuck-n.yaml is a save of format 1 (its status says playing, by that format's end rule): read
 # today its game is lost, dead since its last removal (docs/cli.md, "Format 1 and its migration").
 replay-examples: $(STAMP)
@@ -51,6 +52,7 @@ replay-examples: $(STAMP)
 	$(BIN)/pyramide replay examples/stuck-n.yaml --expect dead > /dev/null
 	$(BIN)/pyramide replay examples/lost-o.yaml --expect lost --expect-score 60
 	$(BIN)/pyramide show examples/r24-layout.yaml --ascii > /dev/null
+	$(BIN)/pyramide replay examples
 
 # mypy --strict over the public API (pyramide_cli/__init__.py, api.py) and the engine ([tool.mypy] in
 # pyproject.toml); fails on any finding.

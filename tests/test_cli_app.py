@@ -55,7 +55,7 @@ def test_usage_errors_exit_2_and_come_as_json_with_json() -> None:
     missing = invoke("replay", "--json")
     assert missing.status == 2
     assert missing.json() == {"schema": 2, "ok": False, "error": {"kind": "usage", "exit_status": 2,
-                                                     "message": "Missing argument 'FILE' "
+                                                     "message": "Missing argument 'FILE|DIR...' "
                                                                 "(see `pyramide replay --help`)"}}
     unknown = invoke("show", "X", "--colour", "--json")
     assert unknown.status == 2 and "--colour" in unknown.json()["error"]["message"]

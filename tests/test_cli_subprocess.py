@@ -186,7 +186,8 @@ IMPORT_CASES = [
     (["--version"], (*ENGINE_AND_FILES, *COMMAND_MODULES, *SEARCH)),
     (["show", "g.yaml"], SEARCH),
     (["play", "g.yaml", "draw"], SEARCH),
-    (["replay", "g.yaml", "--expect", "playing"], SEARCH),
+    (["replay", "g.yaml", "--expect", "playing"], (*SEARCH, "xml", "pyramide_cli.cli.replay_batch")),
+    (["replay", "g.yaml", "g.yaml"], (*SEARCH, "xml")),  # a batch without --junit writes no XML
     (["deal", CODE, "-o", "dealt.yaml"], SEARCH),
     (["hint", "g.yaml"], ("pyramide_cli.analysis.grade", "random")),
     (["solve", CODE, "--max-states", "1"], ("yaml", "pyramide_cli.analysis", "random")),  # a code: no file read

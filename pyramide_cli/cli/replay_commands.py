@@ -9,9 +9,12 @@ import typer
 
 from ..engine.errors import quoted
 from ..engine.game import Game
-from ..engine.position import Outcome, Termination
+from ..engine.position import Outcome
 from ..engine.text import joined, plural, text
-from ..storage.save import Replay, SaveData, read_save, replay as replay_save
+from ..storage.save import Replay, SaveData, parse_save, read_save_text, replay as replay_save, save_source
+from ..storage.save_batch import (
+    Expectation, Expected, expectation_checks, expectation_named, known_expectations, recorded_expectations,
+)
 from .render import OUTCOME_WORDS, TERMINATION_WORDS, Style, game_state, render_board
 from .app import SUMMARIES, app
 from .completion import complete_expect
@@ -26,7 +29,13 @@ counter, status, termination and selection against it.
 
 Exit 0 when everything agrees (and every --expect holds); exit 1 naming the first divergence,
 e.g. an action the rules refuse or a score the history does not give.  Made for CI: a recorded
-game of a known deal is a regression test of the engine.
+game of a known deal is a regression test of the engine.  A save may carry its own expectations
+in its leading comments: "# pyramide-expect: dead", "# pyramide-expect-score: 70".
+
+Several files, folders (every .yaml/.yml file under them whose first key is pyramide-save) or
+--junit replay a batch in one process: one line per save, a summary, exit 1 when any save
+diverges, misses an expectation or cannot be read.  Under GITHUB_ACTIONS=true each failure is
+also an ::error annotation on stderr.
 
 \b
 Examples:
@@ -36,28 +45,15 @@ Examples:
   pyramide replay g.yaml --upto 0                # the board as dealt
   pyramide replay g.yaml --upto 5                # the board after the first 5 actions
   pyramide replay g.yaml --step --ascii          # every position, one after the other
+  pyramide replay saves/ --junit replay.xml      # a batch, with a JUnit report for CI
 
-Exit: 0 agrees, 1 divergence or --expect not met, 2 bad option, 4 bad save file, 5 missing file.
+Exit: 0 agrees, 1 divergence or --expect not met (a batch: any save failed), 2 bad option,
+4 bad save file, 5 missing file (a batch: --junit file not writable).
 """
 
 
-Expectation = Outcome | Termination
-"""``--expect`` takes a status (``lost``) or, more precisely, a termination (``dead``)."""
-
-
 def _expectations(game: Game, expect: Expectation | None, expect_score: int | None) -> list[dict[str, Any]]:
-    checks: list[dict[str, Any]] = []
-    if isinstance(expect, Outcome):
-        actual = game.outcome
-        checks.append({"check": "status", "expected": expect.value, "actual": actual.value, "ok": actual is expect})
-    elif expect is not None:
-        termination = game.termination
-        checks.append({"check": "termination", "expected": expect.value,
-                       "actual": None if termination is None else termination.value, "ok": termination is expect})
-    if expect_score is not None:
-        checks.append({"check": "score", "expected": expect_score, "actual": game.score,
-                       "ok": game.score == expect_score})
-    return checks
+    return expectation_checks(game, Expected(expect, expect_score))
 
 
 def _prefix_game(data: SaveData, actions: int) -> Game:
@@ -87,11 +83,11 @@ def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, An
 
 def _expected(value: str) -> Expectation:
     """The status or termination ``--expect`` names (any case); a usage error listing them otherwise."""
-    for member in (*Outcome, *Termination):
-        if member.value == value.lower():
-            return member
-    known = ", ".join(member.value for member in (*Outcome, *Termination))
-    raise usage_error(text("--expect {value}: expected one of {known}", value=quoted(value), known=known))
+    member = expectation_named(value)
+    if member is None:
+        raise usage_error(text("--expect {value}: expected one of {known}", value=quoted(value),
+                               known=known_expectations()))
+    return member
 
 
 def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, Any]]) -> str:
@@ -121,7 +117,9 @@ def _report(path: Path, data: SaveData, result: Replay, checks: list[dict[str, A
 @app.command(help=REPLAY_HELP, short_help=SUMMARIES["replay"],
              no_args_is_help=True)
 def replay(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="The save file to check.", show_default=False)],
+    files: Annotated[list[str], typer.Argument(
+        metavar="FILE|DIR...", show_default=False,
+        help="The save file to check; or several, and folders (every save under them), checked as a batch.")],
     expect: Annotated[Optional[str], typer.Option(
         "--expect", metavar="STATUS",
         help="Fail (exit 1) unless the replayed game has this status (won, lost, playing) or termination "
@@ -133,21 +131,37 @@ def replay(
     step: Annotated[bool, typer.Option("--step", help="Print every position of the replay.")] = False,
     upto: Annotated[Optional[int], typer.Option(
         "--upto", metavar="N", help="Show the position after the first N actions.", show_default=False)] = None,
+    junit: Annotated[Optional[str], typer.Option(
+        "--junit", metavar="FILE", show_default=False,
+        help="Write a JUnit XML report, one test case per save (replays as a batch, even of one file).")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite the --junit file if it is a JUnit report (or an empty file).")] = False,
     json_output: JsonOption = False,
     ascii: AsciiOption = False,
     french: FrenchOption = False,
 ) -> None:
-    path = Path(file)
     style = board_style(ascii, french)
     with reporting(json_output):
         expected = None if expect is None else _expected(expect)
-        data = read_save(path)
+        if len(files) > 1 or junit is not None or Path(files[0]).is_dir():
+            if step or upto is not None:
+                raise usage_error(text("--step and --upto show one save: name a single file"))
+            from .replay_batch import run_batch
+
+            status = run_batch(files, Expected(expected, expect_score), junit, force, json_output)
+            if status:
+                raise typer.Exit(status)
+            return
+        path = Path(files[0])
+        content = read_save_text(path)
+        data = parse_save(content, save_source(path))
         if upto is not None and not 0 <= upto <= len(data.history):
             raise usage_error(plural("--upto {upto}: the history has {count} action (0 to {count})",
                                      "--upto {upto}: the history has {count} actions (0 to {count})",
                                      len(data.history), upto=upto))
         result = replay_save(data)
-        checks = _expectations(result.game, expected, expect_score)
+        checks = (expectation_checks(result.game, recorded_expectations(content, save_source(path)))
+                  + _expectations(result.game, expected, expect_score))
         board_game = result.game if upto is None else _prefix_game(data, upto)
         steps = _steps(data, style, json_output) if step else []
         failures = [divergence.message for divergence in result.divergences]
