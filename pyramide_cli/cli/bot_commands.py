@@ -14,7 +14,17 @@ from ..engine.errors import PyramideError
 from ..engine.text import joined, message_of, text
 from ..storage.files import check_output, csv_output
 from .app import SUMMARIES, app
-from .common import CommandError, JsonOption, echo, emit_json, error_document, reporting, status_for, usage_error
+from .common import (
+    CommandError,
+    JsonOption,
+    echo,
+    emit_json,
+    error_document,
+    reporting,
+    shown,
+    status_for,
+    usage_error,
+)
 from .exit_codes import ExitStatus
 
 SERVE_HELP = """Serve games to a bot: JSON lines on stdin, one response line per request on stdout.
@@ -230,7 +240,7 @@ def _write_saves(targets: dict[int, Path], spec: TournamentSpec, results: list[G
 
     for result in results:
         game = Game.replay(Deal.from_number(result.number, spec.rules), result.history, assist=True)
-        note = f"# Played by {name} in `pyramide tournament` (seed {spec.seed})"
+        note = f"# Played by {shown(name)} in `pyramide tournament` (seed {spec.seed})"  # no control character
         if result.reason is not None:
             note += f"; resigned for it: {result.reason}"
         data = replace(SaveData.from_game(game, None), header=HEADER + note.replace("\n", " ") + "\n")
@@ -282,7 +292,7 @@ def _tournament_text(document: dict[str, Any]) -> str:
 
     ending_words = {member.value: word for member, word in TERMINATION_WORDS.items()}
 
-    who = bot["name"] + (f" {bot['version']}" if bot["version"] else "")
+    who = shown(bot["name"]) + (f" {shown(bot['version'])}" if bot["version"] else "")  # an engine's words
     values = {"who": who, "deals": document["deals"], "rules": document["rules"], "games": games,
               "seed": document["seed"]}
     if document["level"]:
