@@ -60,10 +60,18 @@ def serve_error(error: PyramideError) -> dict[str, Any]:
 def serve() -> None:
     from ..bots.serve import serve as run
 
-    try:
-        run(sys.stdin, sys.stdout, serve_error)
-    except BrokenPipeError:  # the client went away: nothing left to answer
-        pass
+    with reporting(False):  # Ctrl-C: exit 130 with one line; the client going away (a broken pipe): exit 0
+        if sys.stdin is None or sys.stdout is None:
+            raise CommandError(text("serve reads requests on its standard input and answers on its standard "
+                                    "output: one of them is closed"), ExitStatus.FILE_ERROR)
+        try:
+            run(sys.stdin.buffer, sys.stdout.buffer, serve_error)
+        except BrokenPipeError:
+            raise
+        except OSError as error:  # a full disk or a device error: no response can be given any more
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+            raise CommandError(text("serve cannot go on: {reason}", reason=error.strerror or str(error)),
+                               ExitStatus.FILE_ERROR) from None
 
 
 TOURNAMENT_HELP = """Let one bot play a range of deals; report its win rate and how it played.
