@@ -175,6 +175,8 @@ def test_the_text_report(tmp_path: Path) -> None:
     (["--move-time", "soon"], 2, "--move-time"),
     (["--level", "tricky"], 2, "unknown level"),
     (["--engine", "/nonexistent/engine"], 5, "cannot start engine"),
+    (["--engine", ""], 5, "the command is empty"),
+    (["--engine", "'unbalanced"], 5, "No closing quotation"),
     (["--engine", f"{FAULTY} handshake"], 4, "handshake"),
 ])
 def test_bad_options_and_engines_that_cannot_play_at_all(args: list[str], status: int, words: str) -> None:
