@@ -34,7 +34,8 @@ line, flushed at once.  The first request is the handshake, {"op": "hello", "pro
 new (a deal code, rules and number, a level, the daily deal, or a save file), state, legal, play
 (taps or moves), undo, resign, hint, solve, save (atomic, to a file), quit.  An error is a
 response with "ok": false and the same "error" fields as the command line's --json errors; a line
-that is not JSON or an unknown request never ends the session.  Games are not recorded in the
+that is not JSON (or not UTF-8, longer than 1 MiB, nested deeper than 32 levels) or an unknown
+request never ends the session.  Games are not recorded in the
 statistics.  docs/protocol.md has every request and a full transcript.
 
 \b
@@ -83,12 +84,13 @@ report: games won with the 95 % confidence interval of the win rate, mean score,
 cards removed, mean actions per game, time per move, how the games ended, and any failures.
 
 A bot's failure loses that game only, with the reason recorded: an illegal move (illegal), an
-answer that is not a move (malformed), no answer within --move-time seconds (timeout), an engine
-that exits (crashed; it is restarted for the next game), or a game still going after
+answer that is not a move (malformed), no answer (or its input not read) within --move-time
+seconds (timeout), an engine that exits (crashed; it is restarted for the next game), or a game still going after
 --max-actions actions (action-cap).  The tournament then resigns the game for the bot.  The
 results do not depend on --jobs or on the machine's load (each game has its own seed, from --seed
 and the deal number); only --move-time is wall-clock, and it only decides the games of an engine
-that is too slow.  Games are not recorded in the statistics.
+that is too slow.  The engine runs in a process group of its own, killed whole when it stops: no
+process it started outlives the tournament.  Games are not recorded in the statistics.
 
 \b
 Examples:
