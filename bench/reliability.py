@@ -318,6 +318,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--fuzz-examples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--protocol-repeats", type=int, default=3, help="runs of each hostile engine (0: none)")
     options = parser.parse_args()
     rng = random.Random(options.seed)
     with tempfile.TemporaryDirectory() as name:
@@ -350,6 +351,10 @@ def main() -> None:
                   f"{'yes' if row['unchanged'] else 'NO'} | {row['seconds']} | {message} |")
         if options.fuzz_examples:
             print(f"fuzz ({options.fuzz_examples} random examples x 3 tests): {fuzz(options.fuzz_examples)}")
+        if options.protocol_repeats:  # hostile engines and serve requests: bench/reliability_protocols.py
+            from reliability_protocols import report as protocols
+
+            protocols(folder, options.protocol_repeats, options.fuzz_examples // 4)
 
 
 if __name__ == "__main__":

@@ -224,6 +224,111 @@ def test_serve_as_a_process_answers_each_line_at_once_and_survives_garbage() -> 
         process.kill()
 
 
+# -- limits on what a client can send: every line gets one valid JSON line back, the session goes on ----------
+def strict_json(line: bytes) -> Any:
+    """One response line: UTF-8, and JSON as the standard has it (no NaN, no Infinity)."""
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON: {line[:200]!r}")
+
+    return json.loads(line.decode("utf-8"), parse_constant=refuse)
+
+
+def serve_process(lines: list[bytes], cwd: Path) -> list[Any]:
+    """Run ``pyramide serve`` on ``lines`` with a strict UTF-8 stdin (what a UTF-8 locale gives)."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    env.pop("PYRAMIDE_DEBUG", None)
+    done = subprocess.run([sys.executable, "-m", "pyramide_cli", "serve"], input=b"".join(lines), cwd=cwd, env=env,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr[-2000:]
+    return [strict_json(line) for line in done.stdout.splitlines()]
+
+
+HOSTILE_LINES = [
+    b"[" * 100_000 + b"\n",  # RecursionError in the JSON decoder
+    b'{"op": "x", "id": "\\ud800"}\n', b'{"op": "\\ud800"}\n', b'{"op": "new", "file": "\\ud800"}\n',
+    b'{"op": "new", "file": "a\\u0000b"}\n', b'{"op": "save", "file": "a\\u0000b"}\n',
+    b"\xff\n", b'{"op": "x\xff"}\n',  # not UTF-8
+    b'{"op": "legal", "id": NaN}\n', b'{"op": "legal", "id": Infinity}\n', b'{"op": "legal", "id": -1e999}\n',
+    b'{"op": "legal", "op": "quit"}\n',
+    b'{"op": "play", "input": "' + b"draw " * 300_000 + b'"}\n',  # past the longest line
+]
+
+
+def test_lines_that_ended_the_session_are_error_responses_and_the_session_goes_on(tmp_path: Path) -> None:
+    hello, new, legal = (b'{"op": "hello", "protocol": 1}\n', b'{"op": "new", "code": "PY1-T-AAAAAAB"}\n',
+                         b'{"op": "legal", "id": "alive"}\n')
+    lines = [hello, new]
+    for line in HOSTILE_LINES:
+        lines += [line, legal]
+    responses = serve_process([*lines, b'{"op": "quit"}\n'], tmp_path)
+    assert len(responses) == len(lines) + 1 and responses[-1]["bye"] is True
+    for line, (refused, alive) in zip(HOSTILE_LINES, zip(responses[2::2], responses[3::2], strict=False), strict=True):
+        assert refused["ok"] is False and refused["error"]["kind"] == "usage", (line[:60], refused)
+        assert alive == {"id": "alive", "op": "legal", "ok": True, "moves": ["KC", "KH", "draw"], "undo": False,
+                         "status": "playing"}, line[:60]
+    assert sorted(path.name for path in tmp_path.iterdir()) == []  # nothing written, no lock file
+
+
+@pytest.mark.parametrize("line, words", [
+    ("[" * 100_000, "nested more than 32 levels deep"),
+    ('{"id": ' + "[" * 33 + "]" * 33 + ', "op": "legal"}', "nested more than 32 levels deep"),
+    ('{"op": "x", "id": "\\ud800"}', "lone surrogate"),
+    ('{"op": "new", "file": "a\\u0000b"}', "NUL"),
+    ('{"op": "legal", "id": NaN}', "NaN is not a JSON number"),
+    ('{"op": "legal", "id": 1e999}', "too large"),
+    ('{"op": "legal", "op": "quit"}', "'op' twice"),
+    ('{"op": "play", "input": {"a": 1, "a": 2}}', "'a' twice"),
+])
+def test_what_a_request_line_may_not_hold(line: str, words: str) -> None:
+    server = greeted()
+    response = server.handle_line(line)
+    assert response["ok"] is False and words in response["error"]["message"], response
+    assert "id" not in response or response["id"] is None or isinstance(response["id"], str)
+
+
+def test_nesting_up_to_the_limit_is_served() -> None:
+    server = greeted()
+    ident = json.loads("[" * 31 + "]" * 31)
+    response = ask(server, op="legal", id=ident)
+    assert response["id"] == ident and response["error"]["message"].startswith("no game yet")
+
+
+def test_save_checks_its_target_before_taking_the_lock(tmp_path: Path) -> None:
+    server = greeted()
+    ask(server, op="new", code="PY1-T-AAAAAAB")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    for name, words in ((f"{tmp_path}/sub/", "ends with a '/'"), (f"{tmp_path}/folder", "it is a folder"),
+                        (f"{tmp_path}/notes.txt", "already exists")):
+        refused = ask(server, op="save", file=name)
+        assert refused["error"]["kind"] == "file-error" and words in refused["error"]["message"], refused
+    refused = ask(server, op="save", file=f"{tmp_path}/notes.txt", overwrite=True)
+    assert "it is not a pyramide save" in refused["error"]["message"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["folder", "notes.txt"]  # no sub, no X.lock/X.queue
+    assert (tmp_path / "notes.txt").read_text() == "my notes\n"
+
+
+def test_a_line_past_the_limit_is_refused_without_being_kept_whole() -> None:
+    import io
+
+    from pyramide_cli.bots.serve import MAX_REQUEST_BYTES, serve
+
+    long_line = b'{"op": "play", "input": "' + b"x" * MAX_REQUEST_BYTES + b'"}\n'
+    output = io.BytesIO()
+    serve(io.BytesIO(b'{"op": "hello"}\n' + long_line + b'{"op": "quit"}\n'), output, serve_error)
+    responses = [strict_json(line) for line in output.getvalue().splitlines()]
+    assert [response["ok"] for response in responses] == [True, False, True]
+    assert f"longer than {MAX_REQUEST_BYTES:,} bytes" in responses[1]["error"]["message"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_an_output_that_fails_is_one_line_and_exit_5() -> None:
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "pyramide_cli", "serve"], input=b'{"op": "hello"}\n',
+                              stdout=full, stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 5 and done.stderr.decode().startswith("pyramide: ") and done.stderr.count(b"\n") == 1
+
+
 def write_transcript() -> None:
     import tempfile
 

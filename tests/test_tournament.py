@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import ROOT, invoke
+from process_support import all_ended, bounded, pids_in
 
 from pyramide_cli.bots.players import GreedyBot, RandomBot, SolverBot, built_in_bot
 from pyramide_cli.bots.tournament import BotSpec, TournamentSpec, game_seed, play_game, run_tournament, summary
@@ -127,6 +128,64 @@ def test_an_engine_that_crashes_hangs_or_answers_nonsense_loses_only_that_game()
     assert results[4].detail.startswith("7S+7C: ")
 
 
+# -- limits on what an engine can do (a hostile engine loses its games; the tournament ends, nothing stays) --------
+def test_an_engine_that_never_reads_its_input_loses_by_timeout_instead_of_hanging_the_tournament() -> None:
+    spec = TournamentSpec(BotSpec(engine=f"{FAULTY} flood", move_time=0.3, handshake_time=10.0), Rules.preset("T"),
+                          range(1))
+    with bounded(5):
+        [result] = run_tournament(spec)
+    assert result.reason == "timeout" and "read" in result.detail and result.termination == "resigned"
+
+
+def test_an_engine_that_exits_leaving_a_child_crashed_and_the_child_is_ended(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    command = f"{FAULTY} orphan=AAAAAAB pids={pids}"
+    spec = TournamentSpec(BotSpec(engine=command, move_time=3.0, handshake_time=10.0), Rules.preset("T"), range(3))
+    with bounded(2.5):  # the orphan holds the pipe open: not a wait for --move-time
+        results = run_tournament(spec)
+    assert [result.reason for result in results] == [None, "crashed", None]
+    assert "exited" in results[1].detail
+    assert len(pids_in(pids)) == 1 and all_ended(pids_in(pids))
+
+
+def test_a_helper_the_engine_started_is_ended_with_the_engine(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    spec = TournamentSpec(BotSpec(engine=f"{FAULTY} helper pids={pids}"), Rules.preset("T"), range(2))
+    results = run_tournament(spec)
+    assert [result.reason for result in results] == [None, None]
+    assert len(pids_in(pids)) == 1 and all_ended(pids_in(pids))
+
+
+def test_an_engine_killed_at_its_time_limit_takes_its_children_with_it(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    spec = TournamentSpec(BotSpec(engine=f"{FAULTY} helper hang=AAAAAAA pids={pids}", move_time=0.2),
+                          Rules.preset("T"), range(2))
+    results = run_tournament(spec)
+    assert [result.reason for result in results] == ["timeout", None]
+    assert len(pids_in(pids)) == 2 and all_ended(pids_in(pids))  # one helper per start
+
+
+def test_the_processes_of_the_pool_end_their_engines_and_the_engines_children(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    spec = TournamentSpec(BotSpec(engine=f"{FAULTY} helper pids={pids}"), Rules.preset("T"), range(2))
+    results = run_tournament(spec, jobs=2)  # the pool ends its processes with SIGTERM
+    assert [result.reason for result in results] == [None, None]
+    assert len(pids_in(pids)) == 2 and all_ended(pids_in(pids))
+
+
+def test_the_report_escapes_what_the_engine_calls_itself(tmp_path: Path) -> None:
+    command = f"{FAULTY} evil-name"
+    outcome = invoke("tournament", "--engine", command, "--rules", "T", "--deals", "0-0",
+                     "--save-dir", str(tmp_path / "saves"))
+    assert outcome.status == 0, outcome
+    head = outcome.stdout.splitlines()[0]
+    assert not any(ord(character) < 32 or 0x7f <= ord(character) < 0xa0 or character == "\u202e"
+                   for character in outcome.stdout.replace("\n", "")), head
+    assert head.startswith("tournament: \\x1b]0;owned\\x07\\x1b[2J\\u202eevil") and len(head) < 600
+    [save] = (tmp_path / "saves").iterdir()
+    assert invoke("replay", str(save)).status == 0  # the note that names the engine keeps the save readable
+
+
 def test_the_example_engine_plays_through_the_command_line(tmp_path: Path) -> None:
     csv_path, saves = tmp_path / "games.csv", tmp_path / "saves"
     outcome = invoke("tournament", "--engine", EXAMPLE, "--rules", "T", "--deals", "0-3", "--json",
@@ -160,6 +219,8 @@ def test_the_text_report(tmp_path: Path) -> None:
     (["--move-time", "soon"], 2, "--move-time"),
     (["--level", "tricky"], 2, "unknown level"),
     (["--engine", "/nonexistent/engine"], 5, "cannot start engine"),
+    (["--engine", ""], 5, "the command is empty"),
+    (["--engine", "'unbalanced"], 5, "No closing quotation"),
     (["--engine", f"{FAULTY} handshake"], 4, "handshake"),
 ])
 def test_bad_options_and_engines_that_cannot_play_at_all(args: list[str], status: int, words: str) -> None:

@@ -2,9 +2,11 @@
 
 Every request is one line holding a JSON object with an ``op``; every request gets exactly one
 response line, written and flushed at once.  Nothing a client sends ends the session except
-``quit`` or the end of its input: a line that is not JSON, not an object, an unknown request, a bad
-key or an illegal move each get an ``ok: false`` response with the same ``error`` fields as the
-command line's JSON errors (``kind``, ``exit_status``, ``message``).
+``quit`` or the end of its input: a line that is not JSON, not an object, past the limits of
+:mod:`.request_lines` (length, nesting, UTF-8, standard JSON), an unknown request, a bad key or an
+illegal move each get an ``ok: false`` response with the same ``error`` fields as the command
+line's JSON errors (``kind``, ``exit_status``, ``message``).  Responses are UTF-8 and standard
+JSON whatever the request held.
 
 The session holds one game at a time.  The first request must be ``hello`` (the version
 handshake).  Games played here are never recorded in the player's statistics.
@@ -13,26 +15,26 @@ handshake).  Games played here are never recorded in the player's statistics.
 from __future__ import annotations
 
 import json
+import os
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
 from ..engine.deal import MAX_DEAL_NUMBER, Deal
-from ..engine.errors import PyramideError
+from ..engine.errors import PyramideError, quoted
 from ..engine.game import ActionRecord, Game
 from ..engine.moves import RESIGN, UNDO, Move, refusal_error
 from ..engine.rules import Rules
 from ..engine.taps import TapAction, TapResult, TapSession, parse_input
 from ..storage.game_document import Extras, game_state
 from ..versions import JSON_SCHEMA_VERSION, PACKAGE_VERSION, SERVE_PROTOCOL_VERSION
+from .request_lines import MAX_REQUEST_BYTES, MAX_REQUEST_DEPTH, RequestError, TooLong, decode_request, request_lines
+
+__all__ = ["MAX_REQUEST_BYTES", "MAX_REQUEST_DEPTH", "REQUESTS", "RequestError", "ServeSession", "serve"]
 
 ErrorDocument = Callable[[PyramideError], dict[str, Any]]
 """Turns one of the project's errors into ``{"kind", "exit_status", "message"}`` (the CLI's own)."""
-
-
-class RequestError(PyramideError, ValueError):
-    """A request that cannot be carried out as written (its ``kind`` is the CLI's ``usage``)."""
 
 
 # Keys each request may carry besides ``op`` and ``id`` (a typo is an error, not silently ignored).
@@ -65,17 +67,26 @@ class ServeSession:
         """The :class:`~pyramide_cli.storage.save.SaveData` of that file: time, hints, level … are kept."""
 
     # -- lines --------------------------------------------------------------------------------
-    def respond(self, line: str) -> str:
-        """The response line (without the newline) to one request line."""
-        return json.dumps(self.handle_line(line), ensure_ascii=False, separators=(",", ":"))
-
-    def handle_line(self, line: str) -> dict[str, Any]:
+    def respond(self, line: str | bytes | TooLong) -> str:
+        """The response line (without the newline) to one request line: standard JSON, and UTF-8
+        text (should a response hold text that is not, it is written with ``\\u`` escapes)."""
+        document = self.handle_line(line)
+        response = json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         try:
-            request = json.loads(line)
-        except ValueError as error:
-            return self._error(RequestError(f"not a JSON object: {error}"), None, None)
+            response.encode("utf-8")
+        except UnicodeEncodeError:
+            response = json.dumps(document, separators=(",", ":"), allow_nan=False)
+        return response
+
+    def handle_line(self, line: str | bytes | TooLong) -> dict[str, Any]:
+        if isinstance(line, str):
+            line = line.encode("utf-8", "surrogatepass")  # a lone surrogate stays what it is: not UTF-8
+        try:
+            request = decode_request(line)
+        except RequestError as error:
+            return self._error(error, None, None)
         if not isinstance(request, dict):
-            return self._error(RequestError(f"not a JSON object but {type(request).__name__}: {line.strip()[:80]!r}"),
+            return self._error(RequestError(f"not a JSON object but {type(request).__name__}: {quoted(request)}"),
                                None, None)
         return self.handle(request)
 
@@ -87,11 +98,11 @@ class ServeSession:
             if not isinstance(op, str):
                 raise RequestError(f"a request needs an \"op\": one of {', '.join(REQUESTS)}")
             if op not in REQUESTS:
-                raise RequestError(f"unknown request {op!r}: known requests are {', '.join(REQUESTS)}")
+                raise RequestError(f"unknown request {quoted(op)}: known requests are {', '.join(REQUESTS)}")
             unknown = [key for key in request if key not in ("op", "id", *REQUESTS[op])]
             if unknown:
                 allowed = ", ".join(REQUESTS[op]) or "none"
-                raise RequestError(f"unknown key {unknown[0]!r} in request {op!r} (its keys: {allowed})")
+                raise RequestError(f"unknown key {quoted(unknown[0])} in request {op!r} (its keys: {allowed})")
             if op != "hello" and op != "quit" and not self.greeted:
                 raise RequestError(f'say hello first: {{"op": "hello", "protocol": {SERVE_PROTOCOL_VERSION}}}')
             body = getattr(self, f"_op_{op}")(request)
@@ -102,6 +113,12 @@ class ServeSession:
             return document
         except PyramideError as error:
             return self._error(error, ident, op)
+        except Exception as error:  # a bug: answered, so that the session (and the client's game) goes on
+            if os.environ.get("PYRAMIDE_DEBUG", "") not in ("", "0"):
+                raise
+            document = self._error(RequestError(f"internal error: {type(error).__name__}: {error}"), ident, op)
+            document["error"].update(kind="internal", exit_status=1)
+            return document
         return {"id": ident, "op": op, "ok": True, **body} if ident is not None else {"op": op, "ok": True, **body}
 
     def _error(self, error: PyramideError, ident: Any, op: Any) -> dict[str, Any]:
@@ -141,7 +158,7 @@ class ServeSession:
         if source == "file":
             if rules is not None:
                 raise RequestError("new: a save file has its own rules; leave 'rules' out")
-            return self._load(_text(request, "file") or "")
+            return self._load(_file_name(request, "file") or "")
         if source == "code":
             deal = Deal.from_code(_text(request, "code") or "")
             deal = deal.with_rules(rules) if rules is not None else deal
@@ -224,7 +241,8 @@ class ServeSession:
 
         budget = _budget(request)
         limits = Limits(max_states=HINT_LIMITS.max_states if budget is None else budget, timeout=None)
-        return {"hint": hint_for(self._current(), limits).to_dict()}
+        session = self._session()
+        return {"hint": hint_for(session.game, limits, selected=session.selected).to_dict()}
 
     def _op_solve(self, request: dict[str, Any]) -> dict[str, Any]:
         from ..solver import DEFAULT_LIMITS, Limits, solve
@@ -240,19 +258,19 @@ class ServeSession:
 
         session = self._session()
         game = session.game
-        file = _text(request, "file")
-        if file is None:
-            if self.source is None:
-                raise RequestError("save: give a 'file' (this game was not read from one)")
-            target = self.source
-        else:
-            target = Path(file)
-        overwrite = _flag(request, "overwrite", False)
+        file = _file_name(request, "file")
+        if file is None and self.source is None:
+            raise RequestError("save: give a 'file' (this game was not read from one)")
+        spelled = str(self.source) if file is None else file  # as given: Path("sub/") would drop the '/'
+        own = self.source is not None and os.path.realpath(spelled) == os.path.realpath(self.source)
+        force = _flag(request, "overwrite", False) or own  # the game's own file is written back
+        # The target is checked before its lock is taken (a refused name gets no X.lock beside it) and again
+        # under the lock, where nothing can change it before the write.
+        target = check_output(spelled, force, how_to_force='"overwrite": true')
         with SaveLock(target):
-            own = self.source is not None and target.resolve() == self.source.resolve()
+            check_output(spelled, force, how_to_force='"overwrite": true')
             base = self.base
             if (target.exists() or target.is_symlink()) and not own:
-                check_output(target, overwrite, how_to_force='"overwrite": true')  # only a save is replaced
                 previous = read_save(target)
                 base = previous if previous.deal == game.deal.code else base
             data = SaveData.from_game(game, base, selected=session.selected, assist=session.assist)
@@ -325,6 +343,13 @@ def _text(request: dict[str, Any], key: str) -> str | None:
     return value
 
 
+def _file_name(request: dict[str, Any], key: str) -> str | None:
+    name = _text(request, key)
+    if name is not None and "\x00" in name:
+        raise RequestError(f"{key!r}: a file name cannot hold the NUL character (\\x00): {quoted(name)}")
+    return name
+
+
 def _whole(request: dict[str, Any], key: str, maximum: int) -> int:
     value = request.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= maximum:
@@ -369,13 +394,14 @@ def _level_deal(request: dict[str, Any], source: str, rules: Rules) -> tuple[Dea
         raise RequestError(str(error)) from None
 
 
-def serve(lines: Iterable[str], output: IO[str], error_document: ErrorDocument) -> int:
-    """Answer every request line of ``lines`` on ``output``; return when ``quit`` comes or the input ends."""
+def serve(requests: IO[bytes], output: IO[bytes], error_document: ErrorDocument) -> int:
+    """Answer every request line of ``requests`` on ``output`` (both bytes: the protocol is UTF-8
+    whatever the locale); return when ``quit`` comes or the input ends."""
     session = ServeSession(error_document)
-    for line in lines:
-        if not line.strip():
+    for line in request_lines(requests):
+        if not isinstance(line, TooLong) and not line.strip():
             continue
-        output.write(session.respond(line) + "\n")
+        output.write(session.respond(line).encode("utf-8") + b"\n")
         output.flush()
         if session.finished:
             break

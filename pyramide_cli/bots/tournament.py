@@ -10,6 +10,7 @@ the reason.  Nothing is recorded in the player's statistics.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -168,6 +169,7 @@ _WORKER: dict[str, Any] = {}
 def _bot_for(spec: TournamentSpec) -> Any:
     if _WORKER.get("spec") != spec:
         _worker_stop()
+        _stop_when_terminated()
         _WORKER["bot"] = spec.bot.build()
         _WORKER["spec"] = spec
     return _WORKER["bot"]
@@ -183,12 +185,46 @@ def _worker_game(task: tuple[TournamentSpec, int]) -> GameResult | None:
 
 
 def _worker_stop() -> None:
-    """Close this process's bot (an engine's process with it)."""
-    bot = _WORKER.pop("bot", None)
-    _WORKER.pop("spec", None)
-    close = getattr(bot, "close", None)
-    if close is not None:
-        close()
+    """Close this process's bot (an engine's process with it).  In a process of the pool, SIGTERM
+    waits until the engine is stopped: ending the process half-way would leave its process group."""
+    import signal
+
+    hold = "terminated" in _WORKER and hasattr(signal, "pthread_sigmask")
+    if hold:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        bot = _WORKER.pop("bot", None)
+        _WORKER.pop("spec", None)
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close()
+    finally:
+        if hold:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+
+def _stop_when_terminated() -> None:
+    """In a process of the pool: stop the bot however the pool ends the process.
+
+    A pool process either leaves on its own when the pool is done (its finalizers run) or is ended
+    with SIGTERM, whose default action would leave an engine (and its process group) running with
+    nobody to stop it.  Both ways stop the bot first; the signal then ends the process as it would have.
+    """
+    import multiprocessing
+    import multiprocessing.util
+    import signal
+
+    if multiprocessing.parent_process() is None or "terminated" in _WORKER:
+        return
+
+    def stop_then_end(signum: int, frame: object) -> None:
+        _worker_stop()
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    signal.signal(signal.SIGTERM, stop_then_end)
+    multiprocessing.util.Finalize(None, _worker_stop, exitpriority=10)
+    _WORKER["terminated"] = stop_then_end
 
 
 def _of_level(deal: Deal, level: str) -> bool:

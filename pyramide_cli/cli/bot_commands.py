@@ -14,7 +14,17 @@ from ..engine.errors import PyramideError
 from ..engine.text import joined, message_of, text
 from ..storage.files import check_output, csv_output
 from .app import SUMMARIES, app
-from .common import CommandError, JsonOption, echo, emit_json, error_document, reporting, status_for, usage_error
+from .common import (
+    CommandError,
+    JsonOption,
+    echo,
+    emit_json,
+    error_document,
+    reporting,
+    shown,
+    status_for,
+    usage_error,
+)
 from .exit_codes import ExitStatus
 
 SERVE_HELP = """Serve games to a bot: JSON lines on stdin, one response line per request on stdout.
@@ -24,7 +34,8 @@ line, flushed at once.  The first request is the handshake, {"op": "hello", "pro
 new (a deal code, rules and number, a level, the daily deal, or a save file), state, legal, play
 (taps or moves), undo, resign, hint, solve, save (atomic, to a file), quit.  An error is a
 response with "ok": false and the same "error" fields as the command line's --json errors; a line
-that is not JSON or an unknown request never ends the session.  Games are not recorded in the
+that is not JSON (or not UTF-8, longer than 1 MiB, nested deeper than 32 levels) or an unknown
+request never ends the session.  Games are not recorded in the
 statistics.  docs/protocol.md has every request and a full transcript.
 
 \b
@@ -50,10 +61,18 @@ def serve_error(error: PyramideError) -> dict[str, Any]:
 def serve() -> None:
     from ..bots.serve import serve as run
 
-    try:
-        run(sys.stdin, sys.stdout, serve_error)
-    except BrokenPipeError:  # the client went away: nothing left to answer
-        pass
+    with reporting(False):  # Ctrl-C: exit 130 with one line; the client going away (a broken pipe): exit 0
+        if sys.stdin is None or sys.stdout is None:
+            raise CommandError(text("serve reads requests on its standard input and answers on its standard "
+                                    "output: one of them is closed"), ExitStatus.FILE_ERROR)
+        try:
+            run(sys.stdin.buffer, sys.stdout.buffer, serve_error)
+        except BrokenPipeError:
+            raise
+        except OSError as error:  # a full disk or a device error: no response can be given any more
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+            raise CommandError(text("serve cannot go on: {reason}", reason=error.strerror or str(error)),
+                               ExitStatus.FILE_ERROR) from None
 
 
 TOURNAMENT_HELP = """Let one bot play a range of deals; report its win rate and how it played.
@@ -65,12 +84,13 @@ report: games won with the 95 % confidence interval of the win rate, mean score,
 cards removed, mean actions per game, time per move, how the games ended, and any failures.
 
 A bot's failure loses that game only, with the reason recorded: an illegal move (illegal), an
-answer that is not a move (malformed), no answer within --move-time seconds (timeout), an engine
-that exits (crashed; it is restarted for the next game), or a game still going after
+answer that is not a move (malformed), no answer (or its input not read) within --move-time
+seconds (timeout), an engine that exits (crashed; it is restarted for the next game), or a game still going after
 --max-actions actions (action-cap).  The tournament then resigns the game for the bot.  The
 results do not depend on --jobs or on the machine's load (each game has its own seed, from --seed
 and the deal number); only --move-time is wall-clock, and it only decides the games of an engine
-that is too slow.  Games are not recorded in the statistics.
+that is too slow.  The engine runs in a process group of its own, killed whole when it stops: no
+process it started outlives the tournament.  Games are not recorded in the statistics.
 
 \b
 Examples:
@@ -188,7 +208,10 @@ def _probe_engine(spec: TournamentSpec) -> tuple[str, str | None]:
     from ..bots.players import BotFailure
     from ..storage.files import FileAccessError
 
-    engine = spec.bot.build()
+    try:
+        engine = spec.bot.build()  # an empty command, an unbalanced quote: a command that cannot run (5)
+    except EngineStartError as error:
+        raise FileAccessError(message_of(error)) from None
     try:
         engine.start()
     except EngineStartError as error:
@@ -230,7 +253,7 @@ def _write_saves(targets: dict[int, Path], spec: TournamentSpec, results: list[G
 
     for result in results:
         game = Game.replay(Deal.from_number(result.number, spec.rules), result.history)
-        note = f"# Played by {name} in `pyramide tournament` (seed {spec.seed})"
+        note = f"# Played by {shown(name)} in `pyramide tournament` (seed {spec.seed})"  # no control character
         if result.reason is not None:
             note += f"; resigned for it: {result.reason}"
         data = replace(SaveData.from_game(game, None), header=HEADER + note.replace("\n", " ") + "\n")
@@ -282,7 +305,7 @@ def _tournament_text(document: dict[str, Any]) -> str:
 
     ending_words = {member.value: word for member, word in TERMINATION_WORDS.items()}
 
-    who = bot["name"] + (f" {bot['version']}" if bot["version"] else "")
+    who = shown(bot["name"]) + (f" {shown(bot['version'])}" if bot["version"] else "")  # an engine's words
     values = {"who": who, "deals": document["deals"], "rules": document["rules"], "games": games,
               "seed": document["seed"]}
     if document["level"]:
