@@ -140,8 +140,8 @@ def test_an_engine_that_never_reads_its_input_loses_by_timeout_instead_of_hangin
 def test_an_engine_that_exits_leaving_a_child_crashed_and_the_child_is_ended(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     command = f"{FAULTY} orphan=AAAAAAB pids={pids}"
-    spec = TournamentSpec(BotSpec(engine=command, move_time=3.0, handshake_time=10.0), Rules.preset("T"), range(3))
-    with bounded(2.5):  # the orphan holds the pipe open: not a wait for --move-time
+    spec = TournamentSpec(BotSpec(engine=command, move_time=60.0, handshake_time=60.0), Rules.preset("T"), range(3))
+    with bounded(30):  # the orphan holds the pipe open: a wait for --move-time would run past this
         results = run_tournament(spec)
     assert [result.reason for result in results] == [None, "crashed", None]
     assert "exited" in results[1].detail

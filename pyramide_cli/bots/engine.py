@@ -73,8 +73,7 @@ class EngineBot:
         try:
             self.argv = shlex.split(command)
         except ValueError as error:
-            raise EngineStartError(text("--engine {command}: {reason}", command=quoted(command),
-                                        reason=str(error))) from None
+            raise EngineStartError(text("--engine {command!r}: {reason}", command=command, reason=str(error))) from None
         if not self.argv:
             raise EngineStartError(text("--engine: the command is empty"))
         self.command = command
@@ -102,7 +101,7 @@ class EngineBot:
                 start_new_session=_OWN_GROUP)
         except (OSError, ValueError) as error:  # ValueError: a NUL in the command
             reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            raise EngineStartError(text("cannot start engine {command}: {reason}", command=quoted(self.command),
+            raise EngineStartError(text("cannot start engine {command!r}: {reason}", command=self.command,
                                         reason=reason)) from None
         process = self._process
         assert process.stdin is not None and process.stdout is not None
