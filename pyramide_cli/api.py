@@ -40,8 +40,12 @@ def write_game(path: Path | str, game: Game | TapSession, *, overwrite: bool = F
     :class:`TapSession` is written with its selection and error help.
     """
     session = game if isinstance(game, TapSession) else TapSession(game)
-    with SaveLock(path):
-        target = check_output(Path(path), overwrite, how_to_force="overwrite=True")  # replaces only a save
+    # The name is checked as given before its lock is taken (a refused name gets no X.lock beside it),
+    # and again under the lock, where nothing can change it before the write.
+    spelled = str(path)
+    check_output(spelled, overwrite, how_to_force="overwrite=True")
+    with SaveLock(spelled):
+        target = check_output(spelled, overwrite, how_to_force="overwrite=True")  # replaces only a save
         base = None
         if target.exists():
             try:
@@ -53,8 +57,9 @@ def write_game(path: Path | str, game: Game | TapSession, *, overwrite: bool = F
         write_save(target, SaveData.from_game(session.game, base, selected=session.selected, assist=session.assist))
 
 
-def hint(target: Game | Position, *, limits: Limits | None = None) -> Hint:
-    """The hint for a game (or a position): the next action of a winning line when there is one.
+def hint(target: Game | TapSession | Position, *, limits: Limits | None = None) -> Hint:
+    """The hint for a game, a tap session (its taps start from its selection) or a position: the next
+    action of a winning line when there is one.
 
     ``limits`` bounds the search (``None``: ``pyramide hint``'s budget, 300,000 positions); past
     ``limits.max_states`` it falls back to the strategy tips of the sources and says so.  Returns a
@@ -62,4 +67,7 @@ def hint(target: Game | Position, *, limits: Limits | None = None) -> Hint:
     """
     from .analysis.hint import HINT_LIMITS, hint_for
 
-    return hint_for(target, HINT_LIMITS if limits is None else limits)
+    limits = HINT_LIMITS if limits is None else limits
+    if isinstance(target, TapSession):
+        return hint_for(target.game, limits, selected=target.selected)
+    return hint_for(target, limits)

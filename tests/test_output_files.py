@@ -222,3 +222,17 @@ def test_write_game_with_overwrite_replaces_only_a_save(tmp_path: Path) -> None:
         write_game(notes, game, overwrite=True)
     assert notes.read_text() == "my notes\n"
     write_game(tmp_path / "g.yaml", game, overwrite=True)  # a save is replaced
+
+
+def test_write_game_checks_its_target_before_taking_the_lock(tmp_path: Path) -> None:
+    """Issue 26 (item 4, the Python API's writer): a refused target gets no X.lock / X.queue beside it,
+    and a trailing '/' is refused rather than written as a file."""
+    from pyramide_cli import FileAccessError, Game, write_game
+
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for name in (str(folder), str(tmp_path / "sub") + "/"):
+        with pytest.raises(FileAccessError):
+            write_game(name, Game.from_code("PY1-N-AAAAAAS"), overwrite=True)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["folder"]
+    assert list(folder.iterdir()) == []
