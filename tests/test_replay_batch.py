@@ -191,6 +191,7 @@ def test_an_illegal_action_is_annotated_on_its_history_line(tmp_path: Path) -> N
     path = tmp_path / "g.yaml"
     path.write_text(text)
     line = text.splitlines().index("- KD") + 1
-    outcome = invoke("replay", str(path), "--junit", str(tmp_path / "r.xml"), env={"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": None})
+    outcome = invoke("replay", str(path), "--junit", str(tmp_path / "r.xml"),
+                     env={"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": None})
     assert outcome.status == 1
     assert f"::error file={path.as_posix().replace(':', '%3A')},line={line},title=" in outcome.stderr
