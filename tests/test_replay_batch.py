@@ -184,3 +184,14 @@ def test_the_ci_configurations_of_docs_ci_replay_a_folder_of_saves(tmp_path: Pat
     for arguments in replays:
         assert invoke(*arguments[1:], "--force", env=NO_GITHUB).status == 0
         assert len(junit_cases(tmp_path / "replay-report.xml")) == len(EXAMPLE_SAVES)
+
+
+def test_an_illegal_action_is_annotated_on_its_history_line(tmp_path: Path) -> None:
+    text = save_text("PY1-N-AAAAAAS", "KC", "draw").replace("history: [KC, draw]", "history:\n- KC\n- draw\n- KD\n")
+    path = tmp_path / "g.yaml"
+    path.write_text(text)
+    line = text.splitlines().index("- KD") + 1
+    outcome = invoke("replay", str(path), "--junit", str(tmp_path / "r.xml"),
+                     env={"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": None})
+    assert outcome.status == 1
+    assert f"::error file={path.as_posix().replace(':', '%3A')},line={line},title=" in outcome.stderr
