@@ -32,7 +32,7 @@ from ..engine.position import Termination
 from ..engine.text import message_of, plural, text
 from ..i18n import for_display, tr
 from ..storage.files import LockTimeoutError
-from ..storage.session import PlayResult, Stopwatch, count_hint, play_words, refusal_line
+from ..storage.session import KeptSave, PlayResult, Stopwatch, count_hint, play_words, refusal_line
 from .common import echo, extras_of, print_steps, say_error, shown
 from .render import LEVEL_LABELS, LEVEL_WORDS, Style, card_name, format_duration, render_board
 
@@ -180,7 +180,8 @@ class Session:
         self.warnings: list[str] = []
         self.kept: list[str] = []
         self.stopwatch = Stopwatch()
-        self.last = self.played(play_words(path, [], assist, stats=stats))
+        self.save = KeptSave(path)  # the game between lines: each line plays on it, unless the file changed
+        self.last = self.played(play_words(path, [], assist, stats=stats, kept=self.save))
 
     # -- output ---------------------------------------------------------------------------------
     @property
@@ -223,7 +224,8 @@ class Session:
                     break
         except KeyboardInterrupt:
             sys.stdout.write("\n")
-        self.last = self.played(play_words(self.path, [], self.assist, self.stopwatch.lap(), stats=self.stats))
+        self.last = self.played(play_words(self.path, [], self.assist, self.stopwatch.lap(), stats=self.stats,
+                                           kept=self.save))
         if self.interactive and not self.quiet:
             echo(text("Saved to {name}.", name=shown(self.path)))
 
@@ -261,7 +263,7 @@ class Session:
         """A hint for the game as it stands; counted in the save (``hints``) for the statistics."""
         hint = hint_text(self.last.game)
         count_hint(self.path, self.stopwatch.lap())
-        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats))
+        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats, kept=self.save))
         self.hints.append(hint)
         if not self.json_output:
             echo(text("hint: {hint}", hint=hint))
@@ -269,7 +271,7 @@ class Session:
     def play(self, word: str) -> bool:
         try:
             result = self.played(play_words(self.path, [word], self.assist, self.stopwatch.lap(),
-                                            expected_text=self.last.text, stats=self.stats))
+                                            expected_text=self.last.text, stats=self.stats, kept=self.save))
         except UnknownWordError as error:
             if not self.interactive:
                 raise MoveSyntaxError(unknown_word_message(error.word)) from None
@@ -332,7 +334,7 @@ class Session:
         if replaced.kept is not None:
             self.kept.append(str(replaced.kept))
         self.stopwatch.lap()  # the new game's clock starts now
-        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats))
+        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats, kept=self.save))
         if self.talking:
             for line in replaced_lines(replaced, new, word == "restart"):
                 echo(line)
@@ -344,7 +346,7 @@ class Session:
         """Resign the game in progress (it is then counted as resigned); False when it could not be."""
         try:
             result = self.played(play_words(self.path, ["resign"], self.assist, self.stopwatch.lap(),
-                                            stats=self.stats))
+                                            stats=self.stats, kept=self.save))
         except (MoveSyntaxError, LockTimeoutError) as error:
             if not self.interactive:
                 raise

@@ -222,13 +222,55 @@ def load_yaml(content: str, source: str) -> Any:
                                  reason=quoted(str(error), 200))) from None
 
 
-def dump_yaml(document: dict[str, Any]) -> str:
+_YAML_WIDTH = 96
+"""The column past which the YAML of our files breaks a line."""
+
+
+def dump_yaml(document: dict[str, Any], block: bool = False) -> str:
+    """YAML text of ``document``: lists of scalars in the flow style (``[KD, draw]``), or with ``block``
+    a mapping of scalars alone in the block style (one ``key: value`` a line)."""
     import yaml
 
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return yaml.dump(
-        document, Dumper=dumper, sort_keys=False, default_flow_style=None, allow_unicode=True, width=96
-    )
+    return yaml.dump(document, Dumper=dumper, sort_keys=False, default_flow_style=False if block else None,
+                     allow_unicode=True, width=_YAML_WIDTH)
+
+
+_last_history: tuple[tuple[Move, ...], str, int] = ((), "history: [", 10)
+"""The last history :func:`history_yaml` wrote: the moves, their text without the closing ``]``, its last column."""
+
+
+def history_yaml(history: tuple[Move, ...]) -> str:
+    """``history: [KD, 10C+3S, …]`` as :func:`dump_yaml` writes it as the last key of a file (the flow
+    style, a line broken with a two-space indent once past column 96), character for character.
+
+    A history that starts with the last one written is extended from it: a session rewrites its
+    save after every action, and writing the whole history again each time made each action cost
+    as much as the game so far.  (Comparing the tuples is cheap: they hold the same move objects.)
+    """
+    global _last_history
+    known_moves, known_text, column = _last_history
+    known = len(known_moves)
+    if len(history) >= known and history[:known] == known_moves:
+        parts, start = [known_text], known
+    else:
+        parts, start, column = ["history: ["], 0, 10
+    for index in range(start, len(history)):
+        notation = str(history[index])
+        if index:
+            parts.append(",")
+            column += 1
+        if column > _YAML_WIDTH:
+            parts.append("\n  ")
+            column = 2
+        elif index:
+            parts.append(" ")
+            column += 1
+        parts.append(notation)
+        column += len(notation)
+    written = "".join(parts)
+    _last_history = (history, written, column)
+    return written + "]\n"
 
 
 def leading_comments(text: str) -> str:
@@ -327,8 +369,7 @@ class SaveData:
             document["level"] = self.level.value
         if self.daily is not None:
             document["daily"] = self.daily
-        document["history"] = [str(move) for move in self.history]
-        return self.header + dump_yaml(document)
+        return self.header + dump_yaml(document, block=True) + history_yaml(self.history)  # history: the last key
 
     def deal_object(self) -> Deal:
         return Deal.from_code(self.deal)
