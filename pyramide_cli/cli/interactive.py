@@ -14,7 +14,9 @@ once and kept; a game in progress is resigned first (at a prompt, after asking);
 single action is simply replaced.
 
 At a prompt a refusal is shown and play goes on; from a pipe the first refusal ends the session
-(exit 3) and an unreadable line ends it with exit 2, like the same words given as arguments.
+(exit 3) and an unreadable line ends it with exit 2, like the same words given as arguments (a
+byte that is not UTF-8 makes a line unreadable).  Ctrl-C ends a session with exit 130
+(``pyramide: interrupted``) once its time is saved.
 
 The stopwatch (R19) counts the wall time of the session: from its start to each line, and from
 the last line to its end, each pause counted up to ten minutes; nothing once the game is over.
@@ -222,8 +224,14 @@ class Session:
             for line in _lines(stream, self.interactive):
                 if not self.handle(line):
                     break
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # Ctrl-C: the time so far is saved, then the command ends (exit 130)
             sys.stdout.write("\n")
+            self.finish()
+            raise
+        self.finish()
+
+    def finish(self) -> None:
+        """Save the session's last stretch of time (R19)."""
         self.last = self.played(play_words(self.path, [], self.assist, self.stopwatch.lap(), stats=self.stats,
                                            kept=self.save))
         if self.interactive and not self.quiet:
