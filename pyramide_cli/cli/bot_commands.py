@@ -241,7 +241,7 @@ CSV_FIELDS = ("number", "deal", "status", "termination", "score", "pyramid_remov
               "reason", "detail")
 
 
-TOURNAMENT_CSV = csv_output(text("a tournament CSV"), "number")
+TOURNAMENT_CSV = csv_output(text("a tournament CSV"), ",".join(CSV_FIELDS))
 
 
 def _write_csv(file: str, force: bool, results: list[GameResult]) -> None:

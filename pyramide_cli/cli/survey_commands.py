@@ -370,7 +370,9 @@ class _progress:
             self._bar.__exit__(*exc)
 
 
-SURVEY_CSV = csv_output(text("a survey CSV"), "number")
+SURVEY_COLUMNS = ("number", "code", "verdict", "seconds", "states", "actions", "max_pyramid_removed", "max_removed")
+"""The columns of ``survey --csv`` (the fields of a :class:`~pyramide_cli.analysis.survey.DealOutcome`)."""
+SURVEY_CSV = csv_output(text("a survey CSV"), ",".join(SURVEY_COLUMNS))
 
 
 def _write_csv(path: Path, report: SurveyReport) -> str:
@@ -381,7 +383,7 @@ def _write_csv(path: Path, report: SurveyReport) -> str:
 
     buffer = io.StringIO()
     rows = list(report.csv_rows())
-    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["number"], lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=SURVEY_COLUMNS, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
     atomic_write(path, buffer.getvalue())
