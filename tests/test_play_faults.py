@@ -16,6 +16,7 @@ import pytest
 
 from cli_support import invoke, make_save
 from pyramide_cli.cli import interactive
+from pyramide_cli.storage.files import MAX_FILE_BYTES
 from pyramide_cli.storage.save import load_game
 
 
@@ -73,3 +74,54 @@ def test_ctrl_c_in_a_session_with_json_lists_the_steps_saved(tmp_path: Path, int
     document = outcome.json()
     assert outcome.status == 130 and document["error"]["kind"] == "interrupted"
     assert [step["move"] for step in document["steps"]] == ["draw"] and document["written"] is True
+
+
+def test_play_refuses_to_write_a_save_it_could_not_read_back(tmp_path: Path) -> None:
+    """Item 6: a save just under 2 MiB (a long leading comment, which a rewrite keeps) grew past the limit."""
+    save = make_save(tmp_path)
+    text = save.read_text()
+    save.write_text("# " + "x" * (MAX_FILE_BYTES - len(text.encode()) - 4) + "\n" + text)
+    before = save.read_bytes()
+    assert len(before) == MAX_FILE_BYTES - 1
+    outcome = invoke("play", str(save), "draw", "--json")
+    document = outcome.json()
+    assert outcome.status == 5 and "a save can be read back from" in document["error"]["message"]
+    assert document["written"] is False and save.read_bytes() == before
+    assert invoke("show", str(save)).status == 0  # still readable: nothing was written
+
+
+def test_a_huge_hint_count_is_a_bad_save_not_a_traceback(tmp_path: Path) -> None:
+    """Item 7: `hints: 9223372036854775808` (19 digits, within the 40-character limit) overflowed SQLite."""
+    save = make_save(tmp_path)
+    save.write_text(save.read_text().replace("hints: 0", "hints: 9223372036854775808"))
+    outcome = invoke("play", str(save), "resign", "--json", "--db", str(tmp_path / "stats.sqlite3"))
+    document = outcome.json()
+    assert outcome.status == 4 and "hints" in document["error"]["message"]
+
+
+def test_a_count_sqlite_cannot_hold_is_a_warning_when_a_game_is_recorded(tmp_path: Path) -> None:
+    from pyramide_cli.storage.stats import GameRecord, StatsDB, record_game
+
+    record = GameRecord(key="k", deal="PY1-N-AAAAAAS", rules="N", result="lost", termination="resigned", score=0,
+                        moves=0, time_played=0.0, hints=2**63)
+    assert "not counted" in (record_game(StatsDB(tmp_path / "stats.sqlite3"), record) or "")
+
+
+@pytest.mark.parametrize("start", ["\ufeff", "\n", "\n\n"])
+def test_leading_comments_after_a_byte_order_mark_or_blank_lines_survive_a_rewrite(tmp_path: Path,
+                                                                                   start: str) -> None:
+    """Item 14: a save starting with a BOM or a blank line lost its leading comments on rewrite."""
+    save = make_save(tmp_path)
+    save.write_text(start + "# my notes\n#\n# more notes\n" + save.read_text().split("pyramide-save:", 1)[0].replace(
+        "#", "# kept") + "pyramide-save:" + save.read_text().split("pyramide-save:", 1)[1], encoding="utf-8")
+    assert invoke("play", str(save), "draw", "--quiet").status == 0
+    written = save.read_text(encoding="utf-8")
+    assert written.startswith("# my notes\n#\n# more notes\n") and written.count("# kept") == 2
+
+
+def test_a_float_longer_than_40_characters_is_refused(tmp_path: Path) -> None:
+    """Item 14: the 40-character limit applied to whole numbers only."""
+    save = make_save(tmp_path)
+    save.write_text(save.read_text().replace("time_played: 0.0", "time_played: 1." + "5" * 5000))
+    outcome = invoke("show", str(save))
+    assert outcome.status == 4 and "a number of 5,002 characters (at most 40)" in outcome.stderr

@@ -58,7 +58,7 @@ from ..engine.position import Outcome, Termination
 from ..engine.rules import Rules
 from ..engine.text import message_of, plural, text
 from ..versions import SAVE_FORMAT_VERSION
-from .files import FileAccessError, FileContentError, atomic_write, read_text
+from .files import MAX_FILE_BYTES, FileAccessError, FileContentError, atomic_write, read_text
 
 FORMAT_KEY = "pyramide-save"
 FORMAT_VERSION = SAVE_FORMAT_VERSION
@@ -102,7 +102,10 @@ class SaveFileError(PyramideError, ValueError):
 MAX_YAML_DEPTH = 16
 """How deeply lists and mappings may nest in a save or layout file (they need 3 levels)."""
 MAX_NUMBER_CHARACTERS = 40
-"""The longest number a file may spell (``0x`` and 20,000 ``f`` would not even print)."""
+"""The longest number a file may spell (``0x`` and 20,000 ``f`` would not even print), whole or not."""
+MAX_COUNT = 10**15
+"""The largest count a save may hold (``hints``): far beyond any game, and a counted hint more still
+fits the statistics database's 64-bit integers."""
 MAX_HISTORY = 100_000
 """The most actions a save's history holds: a file at this ceiling loads, replays and is rewritten
 in about a second; a longer history is refused on reading (exit 4) and never written (exit 5)."""
@@ -169,16 +172,20 @@ def _strict_loader() -> Any:
             # ValueErrors on 2026-13-45 and turns times into datetimes we never want.
             return str(loader.construct_scalar(node))
 
-        def construct_bounded_int(loader: Any, node: Any) -> int:
-            digits = loader.construct_scalar(node)
-            if len(digits) > MAX_NUMBER_CHARACTERS:
-                raise _Refused(text("a number of {count:,} characters (at most {most})", count=len(digits),
-                                    most=MAX_NUMBER_CHARACTERS), node.start_mark)
-            return yaml.SafeLoader.construct_yaml_int(loader, node)
+        def bounded(construct: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+            def construct_bounded(loader: Any, node: Any) -> Any:
+                digits = loader.construct_scalar(node)
+                if len(digits) > MAX_NUMBER_CHARACTERS:
+                    raise _Refused(text("a number of {count:,} characters (at most {most})", count=len(digits),
+                                        most=MAX_NUMBER_CHARACTERS), node.start_mark)
+                return construct(loader, node)
+
+            return construct_bounded
 
         StrictSafeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
         StrictSafeLoader.add_constructor("tag:yaml.org,2002:timestamp", construct_timestamp_as_text)
-        StrictSafeLoader.add_constructor("tag:yaml.org,2002:int", construct_bounded_int)
+        StrictSafeLoader.add_constructor("tag:yaml.org,2002:int", bounded(yaml.SafeLoader.construct_yaml_int))
+        StrictSafeLoader.add_constructor("tag:yaml.org,2002:float", bounded(yaml.SafeLoader.construct_yaml_float))
         _LOADER = StrictSafeLoader
     return _LOADER
 
@@ -274,12 +281,15 @@ def history_yaml(history: tuple[Move, ...]) -> str:
 
 
 def leading_comments(text: str) -> str:
-    """The block of ``#`` lines at the top of a file (kept when the file is rewritten)."""
+    """The block of ``#`` lines at the top of a file, blank lines among them included (kept when the
+    file is rewritten); a byte-order mark and blank lines before them are not kept."""
     lines = []
-    for line in text.splitlines(keepends=True):
-        if not line.startswith("#"):
+    for line in text.removeprefix("\ufeff").lstrip(" \t\r\n").splitlines(keepends=True):
+        if not line.startswith("#") and line.strip():
             break
         lines.append(line if line.endswith("\n") else line + "\n")
+    while lines and not lines[-1].strip():  # blank lines after the comments are the YAML's, not the header's
+        lines.pop()
     return "".join(lines)
 
 
@@ -522,6 +532,9 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     termination = None if termination_value is None else _enum_value(
         termination_value, Termination, "termination", source, null_meaning=text("null (still playing)"))
     hints = _whole_number(document, "hints", source) if "hints" in document else 0
+    if hints > MAX_COUNT:
+        raise SaveFileError(text("{source}: hints: {value} is more than the {most:,} a save can count", source=source,
+                                 value=quoted(hints), most=MAX_COUNT), "hints")
 
     time_played = document.get("time_played", 0.0)
     if (isinstance(time_played, bool) or not isinstance(time_played, (int, float))
@@ -746,5 +759,10 @@ def write_save(path: Path | str, data: SaveData) -> str:
                                   "{most:,} a save can hold; start a new game", name=quoted_name(path),
                                   count=len(data.history), most=MAX_HISTORY))
     content = data.to_text()
+    size = len(content.encode("utf-8"))
+    if size > MAX_FILE_BYTES:
+        raise SaveLimitError(text("cannot write {name}: it would be {size:,} bytes, more than the {most:,} bytes "
+                                  "(2 MiB) a save can be read back from; shorten its leading comments or start a "
+                                  "new game", name=quoted_name(path), size=size, most=MAX_FILE_BYTES))
     atomic_write(path, content)
     return content

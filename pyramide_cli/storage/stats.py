@@ -239,7 +239,7 @@ class StatsDB:
                 f"INSERT INTO games ({', '.join(names)}) SELECT {', '.join('?' * len(names))}{condition}",
                 [values[name] for name in names] + ([record.key] if if_new else []))
             return cursor.rowcount == 1
-        except sqlite3.Error as error:
+        except (sqlite3.Error, OverflowError) as error:  # OverflowError: a number past SQLite's 64 bits
             raise self._describe(error) from None
         finally:
             connection.close()
