@@ -108,12 +108,24 @@ def _filters(rules: str | None, level: str | None) -> tuple[str | None, str | No
 
 
 def _reset(database: StatsDB, yes: bool, json_output: bool) -> None:
-    count = len(database.games()) if database.path.exists() else 0
+    from ..storage.stats import StatsError
+
+    try:
+        count: int | None = len(database.games()) if database.path.exists() else 0
+    except StatsError as error:
+        if not error.bad_file:
+            raise
+        count = None  # damaged: it is set aside, not emptied
     if not yes:
         if json_output:
             raise usage_error(text("stats --reset --json cannot ask: add --yes to delete every recorded game"))
-        question = plural("Delete the {count} game recorded in {name}? [y/N] ",
-                          "Delete the {count} games recorded in {name}? [y/N] ", count, name=quoted_name(database.path))
+        if count is None:
+            question = text("Set the damaged database {name} aside and start a new one? [y/N] ",
+                            name=quoted_name(database.path))
+        else:
+            question = plural("Delete the {count} game recorded in {name}? [y/N] ",
+                              "Delete the {count} games recorded in {name}? [y/N] ", count,
+                              name=quoted_name(database.path))
         sys.stderr.write(for_display(tr(question)))
         sys.stderr.flush()
         answer = sys.stdin.readline()
