@@ -188,7 +188,10 @@ def _probe_engine(spec: TournamentSpec) -> tuple[str, str | None]:
     from ..bots.players import BotFailure
     from ..storage.files import FileAccessError
 
-    engine = spec.bot.build()
+    try:
+        engine = spec.bot.build()  # an empty command or an unbalanced quote cannot run either (exit 5)
+    except EngineStartError as error:
+        raise FileAccessError(message_of(error)) from None
     try:
         engine.start()
     except EngineStartError as error:
