@@ -1,5 +1,6 @@
-"""`make reliability`: the kill, concurrency and lock-order figures of docs/reliability.md, and the
-hostile inputs tried, rerunnable by anyone (Linux; about two minutes; not part of `make test`).
+"""`make reliability`: the kill, concurrency and lock-order figures of docs/reliability.md (also through
+the lock of a system without ``fcntl``), the hostile inputs tried and issue 26's inputs and faults
+(``bench/reliability_faults.py``), rerunnable by anyone (Linux; a few minutes; not part of `make test`).
 
     python bench/reliability.py [--kills 100] [--sessions 8] [--rounds 10] [--seed 12]
 
@@ -36,6 +37,8 @@ from pyramide_cli.storage.save import SaveData, load_game  # noqa: E402
 
 CODE = "PY1-N-AAAAAAS"  # rules N: unlimited recycles, so `stock` is always a legal tap
 PYRAMIDE = [sys.executable, "-m", "pyramide_cli"]
+WITHOUT_FCNTL = [sys.executable, str(ROOT / "tests" / "without_fcntl.py")]
+"""pyramide as on a system without ``fcntl`` (Windows): the save lock is ``msvcrt``'s (a stand-in)."""
 ENV = {**os.environ, "NO_COLOR": "1"}
 ENV.pop("PYRAMIDE_DEBUG", None)
 
@@ -95,13 +98,14 @@ def kills(folder: Path, total: int, rng: random.Random) -> dict[str, int]:
 
 
 # -- concurrent sessions -----------------------------------------------------------------------------
-def sessions(folder: Path, count: int, lines: int, actions: int) -> dict[str, int]:
+def sessions(folder: Path, count: int, lines: int, actions: int, command: list[str] = PYRAMIDE) -> dict[str, int]:
     """``count`` piped sessions of ``lines`` moves each, all at once on one save of ``actions`` actions:
     every move a session reports saved must be in the file (its JSON lists the steps it saved, also
-    when it fails), and with a fair lock none should time out."""
-    save = folder / f"s{actions}.yaml"
+    when it fails), and with a fair lock none should time out.  ``command`` runs pyramide
+    (``WITHOUT_FCNTL``: as on a system without ``fcntl``)."""
+    save = folder / f"s{actions}-{len(command)}.yaml"
     fresh_save(save, actions)
-    children = [subprocess.Popen([*PYRAMIDE, "play", str(save), "--json"], stdin=subprocess.PIPE,
+    children = [subprocess.Popen([*command, "play", str(save), "--json"], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
                 for _ in range(count)]
     for child in children:
@@ -144,27 +148,38 @@ def blocked_on(path: Path) -> int:
     return sum(1 for row in rows if "->" in row.split() and row.split()[-3].endswith(f":{inode}"))
 
 
-def lock_order(folder: Path, rounds: int, waiters: int) -> dict[str, int]:
+def queued_on(path: Path) -> int:
+    """Tickets in the save's queue (a waiter that polls, without ``fcntl``, is seen there)."""
+    try:
+        return len(Path(f"{path}.queue").read_text().splitlines())
+    except OSError:
+        return 0
+
+
+def lock_order(folder: Path, rounds: int, waiters: int, command: list[str] = PYRAMIDE) -> dict[str, int]:
     """A process holds the lock; ``waiters`` play processes arrive one after the other (each seen
-    blocked before the next starts); the holder lets go.  Served in order: the move counter each one
-    reports is its arrival rank."""
-    save = folder / "o.yaml"
+    waiting — blocked in ``flock``, or without ``fcntl`` its ticket queued — before the next starts);
+    the holder lets go.  Served in order: the move counter each one reports is its arrival rank."""
+    save = folder / f"o-{len(command)}.yaml"
     fresh_save(save)
     in_order = total = 0
-    if blocked_on(save) < 0 and not Path("/proc/locks").exists():
+    windows = command is WITHOUT_FCNTL
+    if not windows and blocked_on(save) < 0 and not Path("/proc/locks").exists():
         return {"waits": 0, "in_order": 0}
+    holder_script = ("import without_fcntl; without_fcntl.install()\n" if windows else "") + HOLDER
     for _ in range(rounds):
-        holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(save)], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True, env={**ENV, "PYTHONPATH": str(ROOT)})
+        holder = subprocess.Popen([sys.executable, "-c", holder_script, str(save)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True,
+                                  env={**ENV, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])})
         assert holder.stdout is not None and holder.stdin is not None
         holder.stdout.readline()
         base = load_game(save).data.moves
         children = []
         for rank in range(waiters):
-            children.append(subprocess.Popen([*PYRAMIDE, "play", str(save), "stock", "--json"],
+            children.append(subprocess.Popen([*command, "play", str(save), "stock", "--json"],
                                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV))
             deadline = time.monotonic() + ARRIVAL_WAIT
-            while blocked_on(save) < rank + 1 and time.monotonic() < deadline:
+            while (queued_on(save) if windows else blocked_on(save)) < rank + 1 and time.monotonic() < deadline:
                 time.sleep(0.005)
         holder.stdin.write("go\n")
         holder.stdin.close()
@@ -340,11 +355,28 @@ def main() -> None:
               "(default 10 s lock timeout)")
         order = lock_order(folder, options.rounds, 6)
         print(f"lock order: {order['in_order']}/{order['waits']} waits served in arrival order")
+        windows = sessions(folder, options.sessions, 30, 0, WITHOUT_FCNTL)
+        print(f"without fcntl (msvcrt's lock): {options.sessions} sessions x 30 moves on one save: moves lost "
+              f"{windows['moves_lost']}/{windows['moves_reported']} reported saved "
+              f"({windows['moves_saved']} in the file), sessions failed {windows['failed']}/{windows['sessions']}")
+        order = lock_order(folder, options.rounds, 6, WITHOUT_FCNTL)
+        print(f"without fcntl (msvcrt's lock): {order['in_order']}/{order['waits']} waits served in arrival order")
         results = hostile(folder)
         good = sum(1 for row in results if row["status"] == row["expected"] and row["one_line"] and row["unchanged"])
         print(f"hostile inputs: {good}/{len(results)} refused as documented "
               "(status, one escaped line, nothing changed)")
         print("| input | exit | one line | unchanged | seconds | message |\n|---|---|---|---|---|---|")
+        for row in results:
+            message = str(row["message"]).replace("|", "\\|")
+            print(f"| {row['input']} | {row['status']} | {'yes' if row['one_line'] else 'NO'} | "
+                  f"{'yes' if row['unchanged'] else 'NO'} | {row['seconds']} | {message} |")
+        from reliability_faults import faults
+
+        results = faults(folder)
+        good = sum(1 for row in results if row["status"] == row["expected"] and row["one_line"] and row["unchanged"])
+        print(f"issue 26 inputs and faults: {good}/{len(results)} as documented (status, one escaped line or one "
+              "JSON document, nothing changed but what must)")
+        print("| input | exit | one line | as it must be | seconds | message |\n|---|---|---|---|---|---|")
         for row in results:
             message = str(row["message"]).replace("|", "\\|")
             print(f"| {row['input']} | {row['status']} | {'yes' if row['one_line'] else 'NO'} | "

@@ -181,11 +181,12 @@ def test_a_writer_killed_inside_the_write_leaves_a_temporary_that_the_next_write
 
 
 # -- locking (issue 12, item 8) ----------------------------------------------------------------------
-def test_without_fcntl_locking_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_fcntl_or_msvcrt_locking_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "fcntl", None)  # what `import fcntl` meets on Windows
-    with pytest.raises(FileAccessError, match="no POSIX file locks"):
+    monkeypatch.setitem(sys.modules, "msvcrt", None)  # and `import msvcrt` everywhere else
+    with pytest.raises(FileAccessError, match="neither POSIX file locks"):
         with SaveLock(tmp_path / "g.yaml"):
             pass
 

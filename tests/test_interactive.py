@@ -67,7 +67,8 @@ def test_ctrl_c_saves_the_time_played_and_leaves(tmp_path: Path, monkeypatch: py
     path = make_save(tmp_path, CODE)
     clock = iter([100.0, 130.0, 175.0])
     monkeypatch.setattr(interactive, "Stopwatch", lambda: _FakeWatch(clock))
-    session(path, monkeypatch, capsys, ["draw", KeyboardInterrupt()])
+    with pytest.raises(KeyboardInterrupt):  # the command then exits 130 (test_play_faults.py)
+        session(path, monkeypatch, capsys, ["draw", KeyboardInterrupt()])
     data = load_game(path).data
     assert data.moves == 1 and data.time_played == 75.0  # R19: 30 s to the draw, 45 s after it
 

@@ -101,11 +101,28 @@ def test_a_folder_or_a_name_ending_in_a_slash_is_refused(tmp_path: Path) -> None
         check_output("", force=False)
 
 
-def test_a_csv_kind_recognises_its_header() -> None:
-    survey = csv_output("a survey CSV", "number")
-    assert survey.recognises("number,code,verdict\n1,PY1,won\n")
+def test_a_csv_kind_recognises_its_whole_header_line() -> None:
+    survey = csv_output("a survey CSV", "number,code,verdict")
+    assert survey.recognises("number,code,verdict\n1,PY1,won\n") and survey.recognises("number,code,verdict\r\n")
     assert not survey.recognises("numbers are fun\n")
+    assert not survey.recognises("number,phone\n1,555\n")  # another CSV whose first column is `number`
+    assert not survey.recognises("number,code,verdict,score\n")  # a tournament's, say
     assert SAVE_OUTPUT.recognises("# comment\npyramide-save: 1\n") and not SAVE_OUTPUT.recognises("x: 1\n")
+
+
+@pytest.mark.parametrize("head", [
+    "pyramide-save: 2\n", "# comment\n\n---\npyramide-save: 2\n", "\ufeff# c\npyramide-save : 2\n",
+])
+def test_a_save_is_recognised_by_its_first_key(head: str) -> None:
+    assert SAVE_OUTPUT.recognises(head)
+
+
+@pytest.mark.parametrize("head", [
+    "# Notes\n\nSome text\npyramide-save: is a key\n",  # a README that mentions the key
+    "x: 1\npyramide-save: 2\n", "  pyramide-save: 2\n", "text\n", "",
+])
+def test_a_file_that_only_mentions_the_save_key_is_not_a_save(head: str) -> None:
+    assert not SAVE_OUTPUT.recognises(head)
 
 
 def test_atomic_write_itself_never_replaces_a_device(device: Path) -> None:
@@ -236,3 +253,25 @@ def test_write_game_checks_its_target_before_taking_the_lock(tmp_path: Path) -> 
             write_game(name, Game.from_code("PY1-N-AAAAAAS"), overwrite=True)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["folder"]
     assert list(folder.iterdir()) == []
+
+
+def test_force_replaces_neither_notes_mentioning_the_save_key_nor_another_csv(tmp_path: Path) -> None:
+    """Issue 26, item 5: a README.md with a line `pyramide-save:` counted as a save, any CSV whose first
+    column is `number` as a survey's, and a survey's CSV as a tournament's."""
+    notes = tmp_path / "README.md"
+    notes.write_text("# Notes\n\nHow to play:\npyramide-save: is the first key of a save\n")
+    outcome = invoke("deal", "PY1-N-AAAAAAS", "-o", str(notes), "--force", "--quiet")
+    assert outcome.status == 5 and "is not a pyramide save" in outcome.stderr
+    phones = tmp_path / "phones.csv"
+    phones.write_text("number,phone\n1,555\n")
+    survey = tmp_path / "survey.csv"
+    assert invoke("survey", "--deals", "0-0", "--max-states", "50", "--csv", str(survey)).status == 0
+    for target, kind in ((phones, "survey"), (survey, "tournament")):
+        before = target.read_text()
+        command = (["survey", "--deals", "0-0", "--max-states", "50"] if kind == "survey"
+                   else ["tournament", "--bot", "random", "--deals", "0-0"])
+        outcome = invoke(*command, "--csv", str(target), "--force")
+        assert outcome.status == 5 and f"is not a {kind} CSV" in outcome.stderr, outcome
+        assert target.read_text() == before
+    outcome = invoke("survey", "--deals", "0-1", "--max-states", "50", "--csv", str(survey), "--force")
+    assert outcome.status == 0 and survey.read_text().count("\n") == 3  # its own kind is replaced

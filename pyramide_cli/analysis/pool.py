@@ -16,6 +16,9 @@ Task = TypeVar("Task")
 Result = TypeVar("Result")
 
 
+MAX_JOBS = 256
+"""The most worker processes a pool starts (``--jobs`` beyond it is refused by the commands): each is
+a whole interpreter, and thousands of them only exhaust the machine."""
 SLAB_PER_JOB = 1000
 """Tasks handed to the pool at a time, per process: a pool reads all the tasks it is given at once,
 so an endless or huge stream of tasks (a ``survey --store`` of 100 M deals) goes in slabs; a slab's
@@ -24,7 +27,8 @@ last chunks leave a process idle well under 1 % of the time."""
 
 def ordered_map(function: Callable[[Task], Result], tasks: Iterable[Task], jobs: int = 1,
                 size: int | None = None) -> Iterator[Result]:
-    """``function(task)`` for every task, in order; over ``jobs`` spawned processes when ``jobs > 1``.
+    """``function(task)`` for every task, in order; over ``jobs`` spawned processes when ``jobs > 1``
+    (at most :data:`MAX_JOBS`, and never more than there are tasks when their number is known).
 
     ``function`` must be a module-level function (workers import it by name).  Results are yielded
     as they come, so a caller can show progress.  ``tasks`` may be a lazy iterable (``size``, or its
@@ -33,6 +37,7 @@ def ordered_map(function: Callable[[Task], Result], tasks: Iterable[Task], jobs:
     """
     if size is None and isinstance(tasks, Sized):
         size = len(tasks)
+    jobs = min(jobs, MAX_JOBS, jobs if size is None else size)  # never more processes than tasks
     if jobs <= 1 or (size is not None and size <= 1):
         yield from map(function, tasks)
         return

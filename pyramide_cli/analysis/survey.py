@@ -138,6 +138,8 @@ def parse_deal_range(written: str) -> range:
 
     parts = written.strip().split("-")
     try:
+        if not all(part.strip().isascii() for part in parts):  # int() reads any script's digits: ٠-١ is 0-1
+            raise ValueError
         if len(parts) == 1:
             first = last = int(parts[0])
         elif len(parts) == 2:

@@ -22,6 +22,7 @@ import importlib
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import typer
 
@@ -67,6 +68,9 @@ def main() -> None:
         from .completion import prepare
 
         prepare()
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:  # started with it closed (`>&-`): writing to it fails as it does there
+            setattr(sys, name, _closed_stream())
     application = narrowed(load_commands(arguments), after_root_options(arguments))
     # The end of the start-up: what the imports built lives as long as the process, so it is kept out
     # of every later collection (including the one at exit), and the collector works again.
@@ -74,4 +78,69 @@ def main() -> None:
     gc.enable()
     # The name is fixed so that `python -m pyramide_cli` says "pyramide" in usage lines too, and the
     # completion scripts call back the program they were installed for (_PYRAMIDE_COMPLETE).
-    application(args=arguments, prog_name="pyramide")
+    status: object = 0
+    try:
+        application(args=arguments, prog_name="pyramide")
+    except SystemExit as done:
+        status = done.code
+    except OSError as error:  # writing the output failed (`> /dev/full`): what was saved stays saved
+        sys.exit(_output_failed(error, 0))
+    try:
+        sys.stdout.flush()  # what is still buffered, here rather than at exit where a failure is a traceback
+    except OSError as error:
+        status = _output_failed(error, status)
+    try:
+        sys.stderr.flush()
+    except OSError:
+        _silence("stderr")
+    sys.exit(status)
+
+
+def _output_failed(error: OSError, status: object) -> object:
+    """Say that the output could not be written (one line on stderr, if it can take one) and return the
+    exit status: 5 (a file problem) unless the command failed already, then its own.  A reader that
+    left (a broken pipe: `pyramide show g.yaml | head -1`) is not an error."""
+    from .common import debugging, say_error
+    from .exit_codes import ExitStatus
+
+    if debugging():
+        raise error
+    _silence("stdout")  # the rest of the output goes nowhere: nothing is left to fail at exit
+    if not isinstance(error, BrokenPipeError):
+        from ..engine.text import text
+
+        try:
+            say_error(text("cannot write the output: {reason}", reason=error.strerror or str(error)))
+        except (OSError, ValueError):
+            _silence("stderr")  # stderr fails too: the exit status says it
+        status = ExitStatus.FILE_ERROR if status in (0, None) else status
+    return status
+
+
+def _silence(name: str) -> None:
+    """Send what is left of ``sys.stdout`` or ``sys.stderr`` (and any later write) to the null device."""
+    stream = getattr(sys, name)
+    try:
+        descriptor = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(descriptor, stream.fileno())
+        os.close(descriptor)
+    except (OSError, ValueError):
+        setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115 - lives as long as the process
+
+
+def _closed_stream() -> Any:
+    """A text stream every write to which fails as on a closed descriptor (EBADF)."""
+    import errno
+    import io
+
+    class Closed(io.RawIOBase):
+        def writable(self) -> bool:
+            return True
+
+        def fileno(self) -> int:
+            raise OSError(errno.EBADF, "Bad file descriptor")
+
+        def write(self, data: Any) -> int:
+            raise OSError(errno.EBADF, "Bad file descriptor")
+
+    return io.TextIOWrapper(io.BufferedWriter(Closed()), encoding="utf-8")

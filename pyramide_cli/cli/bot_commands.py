@@ -209,7 +209,7 @@ def _probe_engine(spec: TournamentSpec) -> tuple[str, str | None]:
     from ..storage.files import FileAccessError
 
     try:
-        engine = spec.bot.build()  # an empty command, an unbalanced quote: a command that cannot run (5)
+        engine = spec.bot.build()  # an empty command or an unbalanced quote cannot run either (exit 5)
     except EngineStartError as error:
         raise FileAccessError(message_of(error)) from None
     try:
@@ -264,7 +264,7 @@ CSV_FIELDS = ("number", "deal", "status", "termination", "score", "pyramid_remov
               "reason", "detail")
 
 
-TOURNAMENT_CSV = csv_output(text("a tournament CSV"), "number")
+TOURNAMENT_CSV = csv_output(text("a tournament CSV"), ",".join(CSV_FIELDS))
 
 
 def _write_csv(file: str, force: bool, results: list[GameResult]) -> None:

@@ -14,7 +14,9 @@ once and kept; a game in progress is resigned first (at a prompt, after asking);
 single action is simply replaced.
 
 At a prompt a refusal is shown and play goes on; from a pipe the first refusal ends the session
-(exit 3) and an unreadable line ends it with exit 2, like the same words given as arguments.
+(exit 3) and an unreadable line ends it with exit 2, like the same words given as arguments (a
+byte that is not UTF-8 makes a line unreadable).  Ctrl-C ends a session with exit 130
+(``pyramide: interrupted``) once its time is saved.
 
 The stopwatch (R19) counts the wall time of the session: from its start to each line, and from
 the last line to its end, each pause counted up to ten minutes; nothing once the game is over.
@@ -34,7 +36,7 @@ from ..engine.text import message_of, plural, text
 from ..i18n import for_display, tr
 from ..i18n.words import canonical_line
 from ..storage.files import LockTimeoutError
-from ..storage.session import PlayResult, Stopwatch, count_hint, play_words
+from ..storage.session import KeptSave, PlayResult, Stopwatch, count_hint, play_words
 from .steps import refusal_line
 from .common import echo, extras_of, print_steps, say_error, shown
 from .render import LEVEL_LABELS, LEVEL_WORDS, Style, card_name, format_duration, render_board
@@ -184,7 +186,8 @@ class Session:
         self.warnings: list[str] = []
         self.kept: list[str] = []
         self.stopwatch = Stopwatch()
-        self.last = self.played(play_words(path, [], assist, stats=stats))
+        self.save = KeptSave(path)  # the game between lines: each line plays on it, unless the file changed
+        self.last = self.played(play_words(path, [], assist, stats=stats, kept=self.save))
 
     # -- output ---------------------------------------------------------------------------------
     @property
@@ -225,9 +228,16 @@ class Session:
             for line in _lines(stream, self.interactive):
                 if not self.handle(line):
                     break
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # Ctrl-C: the time so far is saved, then the command ends (exit 130)
             sys.stdout.write("\n")
-        self.last = self.played(play_words(self.path, [], self.assist, self.stopwatch.lap(), stats=self.stats))
+            self.finish()
+            raise
+        self.finish()
+
+    def finish(self) -> None:
+        """Save the session's last stretch of time (R19)."""
+        self.last = self.played(play_words(self.path, [], self.assist, self.stopwatch.lap(), stats=self.stats,
+                                           kept=self.save))
         if self.interactive and not self.quiet:
             echo(text("Saved to {name}.", name=shown(self.path)))
 
@@ -269,7 +279,7 @@ class Session:
         """A hint for the game as it stands; counted in the save (``hints``) for the statistics."""
         hint = hint_text(self.last.game, self.last.data.selected)
         count_hint(self.path, self.stopwatch.lap())
-        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats))
+        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats, kept=self.save))
         self.hints.append(hint)
         if not self.json_output:
             echo(text("hint: {hint}", hint=hint))
@@ -277,7 +287,7 @@ class Session:
     def play(self, word: str) -> bool:
         try:
             result = self.played(play_words(self.path, [word], self.assist, self.stopwatch.lap(),
-                                            expected_text=self.last.text, stats=self.stats))
+                                            expected_text=self.last.text, stats=self.stats, kept=self.save))
         except UnknownWordError as error:
             if not self.interactive:
                 raise MoveSyntaxError(unknown_word_message(error.word)) from None
@@ -344,7 +354,7 @@ class Session:
         if replaced.kept is not None:
             self.kept.append(str(replaced.kept))
         self.stopwatch.lap()  # the new game's clock starts now
-        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats))
+        self.last = self.played(play_words(self.path, [], self.assist, stats=self.stats, kept=self.save))
         if self.talking:
             for line in replaced_lines(replaced, new, word == "restart"):
                 echo(line)
@@ -356,7 +366,7 @@ class Session:
         """Resign the game in progress (it is then counted as resigned); False when it could not be."""
         try:
             result = self.played(play_words(self.path, ["resign"], self.assist, self.stopwatch.lap(),
-                                            stats=self.stats))
+                                            stats=self.stats, kept=self.save))
         except (MoveSyntaxError, LockTimeoutError) as error:
             if not self.interactive:
                 raise

@@ -173,12 +173,17 @@ def play(
         from .interactive import run_session
 
         interactive = sys.stdin.isatty() and not json_output
+        reconfigure = getattr(sys.stdin, "reconfigure", None)
+        if reconfigure is not None:  # a byte that is not UTF-8 makes an unreadable line (exit 2), not a crash
+            reconfigure(errors="surrogateescape")
         played: list[PlayResult] = []
         try:
             results, last, extra = run_session(path, sys.stdin, interactive, assist, style, json_output, quiet,
                                                stats=stats, results_so_far=played)
         except PyramideError as error:
             raise failure_after(error, path, played) from error
+        except KeyboardInterrupt:  # Ctrl-C: what was played is saved (and listed with --json)
+            raise failure_after(CommandError(text("interrupted"), ExitStatus.INTERRUPTED), path, played) from None
         for key, values in kept.items():
             extra[key] = values + extra.get(key, [])
         finish(path, results, last, style, json_output, quiet or interactive, **extra)

@@ -67,8 +67,7 @@ def _steps(data: SaveData, style: Style, json_output: bool) -> list[dict[str, An
 
     def emit(number: int, move: str | None, game: Game) -> None:
         if json_output:
-            state = game_state(game)
-            del state["history"]
+            state = game_state(game, history=False)  # the history would make each step grow with the game
             documents.append({"action": number, "move": move, "state": state})
         else:
             echo(text("-- start of {code}", code=data.deal) if move is None

@@ -15,6 +15,7 @@ from ..engine.level import LEVEL_WORDS
 from ..engine.text import message_of, plural, text
 from ..i18n import for_display, left_to_right, tr
 from ..storage.files import check_output, csv_output
+from ..storage.stats import COLUMNS
 from .app import SUMMARIES, app
 from .completion import complete_level, complete_rules
 from .common import (
@@ -49,8 +50,8 @@ Exit: 0 ok, 2 bad option, 4 the database is damaged or newer than this pyramide,
 read, or the CSV file exists (without --force) or cannot be written.
 """
 
-STATS_CSV = csv_output(text("a statistics CSV"), "finished_at")
-"""What ``--csv --force`` may replace: an earlier export (its header starts with ``finished_at``) or an empty file."""
+STATS_CSV = csv_output(text("a statistics CSV"), ",".join(COLUMNS))
+"""What ``--csv --force`` may replace: an earlier export (its header line is :data:`COLUMNS`) or an empty file."""
 FORCE_HELP = "Overwrite the --csv file if it exists (only a statistics CSV or an empty file)."
 CHART_DAYS = 14
 CHART_WIDTH = 30
@@ -107,12 +108,24 @@ def _filters(rules: str | None, level: str | None) -> tuple[str | None, str | No
 
 
 def _reset(database: StatsDB, yes: bool, json_output: bool) -> None:
-    count = len(database.games()) if database.path.exists() else 0
+    from ..storage.stats import StatsError
+
+    try:
+        count: int | None = len(database.games()) if database.path.exists() else 0
+    except StatsError as error:
+        if not error.bad_file:
+            raise
+        count = None  # damaged: it is set aside, not emptied
     if not yes:
         if json_output:
             raise usage_error(text("stats --reset --json cannot ask: add --yes to delete every recorded game"))
-        question = plural("Delete the {count} game recorded in {name}? [y/N] ",
-                          "Delete the {count} games recorded in {name}? [y/N] ", count, name=quoted_name(database.path))
+        if count is None:
+            question = text("Set the damaged database {name} aside and start a new one? [y/N] ",
+                            name=quoted_name(database.path))
+        else:
+            question = plural("Delete the {count} game recorded in {name}? [y/N] ",
+                              "Delete the {count} games recorded in {name}? [y/N] ", count,
+                              name=quoted_name(database.path))
         sys.stderr.write(for_display(tr(question)))
         sys.stderr.flush()
         answer = sys.stdin.readline()
@@ -161,7 +174,6 @@ def _write_csv(csv_file: str, force: bool, games: list[GameRecord]) -> str:
     import io
 
     from ..storage.files import atomic_write
-    from ..storage.stats import COLUMNS
 
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(COLUMNS), lineterminator="\n")

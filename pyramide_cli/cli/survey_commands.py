@@ -80,7 +80,8 @@ def survey(
     rules: Annotated[Optional[str], typer.Option(
         "--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict [default: N, or the store's].",
         show_default=False, autocompletion=complete_rules)] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Worker processes on this machine.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N",
+                                      help="Worker processes on this machine (1 to 256; no more than deals).")] = 1,
     cluster: Annotated[Optional[str], typer.Option(
         "--cluster", metavar="ADDRESS|local:N", help="Solve on a Dask scheduler, or on N local Dask workers.",
         show_default=False)] = None,
@@ -142,8 +143,12 @@ def _refuse_with(option: str, others: dict[str, Any]) -> None:
 
 def _check_run_options(jobs: int, cluster: str | None, chunk: int | None, store: str | None, resume: bool,
                        csv_file: str | None, timeout: float | None) -> None:
+    from ..analysis.pool import MAX_JOBS
+
     if jobs < 1:
         raise usage_error(text("--jobs {value}: must be at least 1", value=jobs))
+    if jobs > MAX_JOBS:
+        raise usage_error(text("--jobs {value}: at most {most} (a worker process each)", value=jobs, most=MAX_JOBS))
     if cluster is not None and jobs != 1:
         raise usage_error(text("--jobs and --cluster do not go together: --cluster local:N runs N processes here"))
     if chunk is not None and (cluster is None or chunk < 1):
@@ -370,7 +375,9 @@ class _progress:
             self._bar.__exit__(*exc)
 
 
-SURVEY_CSV = csv_output(text("a survey CSV"), "number")
+SURVEY_COLUMNS = ("number", "code", "verdict", "seconds", "states", "actions", "max_pyramid_removed", "max_removed")
+"""The columns of ``survey --csv`` (the fields of a :class:`~pyramide_cli.analysis.survey.DealOutcome`)."""
+SURVEY_CSV = csv_output(text("a survey CSV"), ",".join(SURVEY_COLUMNS))
 
 
 def _write_csv(path: Path, report: SurveyReport) -> str:
@@ -381,7 +388,7 @@ def _write_csv(path: Path, report: SurveyReport) -> str:
 
     buffer = io.StringIO()
     rows = list(report.csv_rows())
-    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["number"], lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=SURVEY_COLUMNS, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
     atomic_write(path, buffer.getvalue())

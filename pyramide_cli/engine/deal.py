@@ -24,7 +24,7 @@ from math import factorial
 from .cards import CARDS, Card, parse_card
 from .errors import CardError, DealCodeError, RulesError, quoted
 from .layout import PYRAMID_SIZE, ROWS
-from .rules import Rules
+from .rules import Rules, ascii_upper
 from .text import message_of, text
 
 CODE_VERSION = "PY1"
@@ -135,7 +135,7 @@ class Deal:
         """Read ``PY1-N-AAAAAAS`` (case-insensitive); errors say what is wrong with the code."""
         if not isinstance(code, str):
             raise DealCodeError(text("not a deal code: {code}", code=quoted(code)))
-        parts = code.strip().upper().split("-")
+        parts = ascii_upper(code.strip()).split("-")
         if len(parts) != 3:
             raise DealCodeError(text(
                 "bad deal code {code}: expected three parts like PY1-N-AAAAAAS (version, rules, deal)",

@@ -61,6 +61,21 @@ _FLAGS = (
 MAX_RECYCLE_LIMIT = 99
 
 
+
+_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_upper(text: str) -> str:
+    """``text`` with the ASCII letters in upper case and nothing else changed: codes and rules are
+    ASCII, and Unicode's case mapping would read look-alikes as letters (``ſ`` as ``S``, ``ı`` as ``I``)."""
+    return text.translate(_UPPER)
+
+
+def ascii_lower(text: str) -> str:
+    """``text`` with the ASCII letters in lower case and nothing else changed (see :func:`ascii_upper`)."""
+    return text.translate(_LOWER)
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Everything that changes how a deal is played.  Build with :meth:`preset` or :meth:`parse`."""
@@ -92,7 +107,7 @@ class Rules:
     @classmethod
     def preset(cls, letter: str = "N") -> Rules:
         """The plain preset ``N``, ``T``, ``E`` or ``O``."""
-        key = letter.strip().upper()
+        key = ascii_upper(letter.strip())
         if key not in PRESETS:
             raise RulesError(text("unknown rules preset {letter!r}: choose one of N, T, E, O", letter=letter))
         return cls(preset_letter=key)
@@ -105,7 +120,7 @@ class Rules:
         stripped = text.strip()
         if "+" in stripped or len(stripped) == 1:
             return cls._parse_human(stripped)
-        if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", stripped) and stripped[0].upper() in PRESETS:
+        if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", stripped) and ascii_upper(stripped[0]) in PRESETS:
             return cls.from_code_segment(stripped, canonical_only=False)
         return cls._parse_human(stripped)
 
@@ -115,8 +130,8 @@ class Rules:
         rules = cls.preset(preset_text)
         seen: set[str] = set()
         for variant in variant_texts:
-            key = variant.lower()
-            match = re.fullmatch(r"(?:recycles?[=:-]?|k=?)(\d+)", key)
+            key = ascii_lower(variant)
+            match = re.fullmatch(r"(?:recycles?[=:-]?|k=?)([0-9]+)", key)
             name = "recycles=K" if match else key
             if name in seen:
                 raise RulesError(text("variant {variant!r} given twice in rules {rules!r}", variant=variant,
@@ -143,8 +158,8 @@ class Rules:
         Deal codes must use the canonical segment (so each deal has one code); ``--rules`` also
         takes a redundant limit such as ``TR2`` (``canonical_only=False``).
         """
-        upper = segment.strip().upper()
-        match = re.fullmatch(r"([NTEO])(?:R(\d{1,2}))?(S?)(W?)(C?)(U?)(D?)", upper)
+        upper = ascii_upper(segment.strip())
+        match = re.fullmatch(r"([NTEO])(?:R([0-9]{1,2}))?(S?)(W?)(C?)(U?)(D?)", upper)
         if not match:
             raise RulesError(text(
                 "bad rules segment {segment!r}: a preset letter N, T, E or O, then optional variants "

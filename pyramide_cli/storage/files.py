@@ -230,14 +230,27 @@ class OutputKind(NamedTuple):
     """Given the first 4 kB of an existing regular file (as text), whether it is one of ours."""
 
 
-_SAVE_LINE = re.compile(r"^pyramide-save\s*:", re.MULTILINE)
-SAVE_OUTPUT = OutputKind(text("a pyramide save"), lambda head: bool(_SAVE_LINE.search(head)))
+_SAVE_KEY = re.compile(r"pyramide-save\s*:")
+
+
+def _is_save_head(head: str) -> bool:
+    """Whether a file starts as a save does: its first line that is not blank, a ``#`` comment or a YAML
+    document marker is the ``pyramide-save:`` key (a line of that text further down, in notes, is not)."""
+    for line in head.removeprefix("\ufeff").splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith(("#", "%")) and stripped != "---":
+            return bool(_SAVE_KEY.match(line))
+    return False
+
+
+SAVE_OUTPUT = OutputKind(text("a pyramide save"), _is_save_head)
 """Saves (``deal``, ``solve -o``, tournament and serve saves)."""
 
 
-def csv_output(name: str, first_column: str) -> OutputKind:
-    """A CSV report whose header line starts with ``first_column`` (``survey --csv``: ``number``)."""
-    return OutputKind(name, lambda head: head.startswith(first_column + ",") or head.rstrip("\r\n") == first_column)
+def csv_output(name: str, header: str) -> OutputKind:
+    """A CSV report whose first line is ``header``, exactly (its column names: another CSV that happens
+    to start with the same column, ``number``, is not one)."""
+    return OutputKind(name, lambda head: head.removeprefix("\ufeff").split("\n", 1)[0].rstrip("\r") == header)
 
 
 def check_output(name: str | Path, force: bool, kind: OutputKind = SAVE_OUTPUT, how_to_force: str = "--force") -> Path:

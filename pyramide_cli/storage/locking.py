@@ -11,13 +11,20 @@ close that gap.  Crashes stop nothing: the kernel releases a dead process's ``fl
 whose process is gone, or whose own timeout has passed, is dropped by the next one to read the queue.
 
 Both files stay beside the save (deleting a lock file would let a third process lock a different
-inode); the queue is empty when nobody waits.  Locking needs ``fcntl`` (POSIX: Linux, macOS); where
-it is missing (Windows) taking the lock is a clear :class:`FileAccessError` (exit 5), while reading
-commands (show, replay, solve) need no lock and work.
+inode); the queue is empty when nobody waits.
+
+Where there is no ``fcntl`` (Windows) the same design runs on the system's own lock,
+``msvcrt.locking`` on the first byte of each file (:class:`_WindowsLocks`): it has no blocking wait
+that can be given up, so a waiter tries again every :data:`_POLL_PAUSE` seconds, and the tickets keep
+the order.  The system releases the lock of a process that ends.  What Windows cannot say cheaply is
+whether a process still runs, so there a dead waiter's ticket is dropped when its own timeout has
+passed.  A system with neither gets a clear :class:`FileAccessError` (exit 5); reading commands
+(show, replay, solve) need no lock and work everywhere.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import time
@@ -34,6 +41,8 @@ _NOT_MY_TURN_PAUSE = 0.001
 """How long a process that got the lock out of turn waits before asking again (the first in line is
 being woken at that moment)."""
 _QUEUE_BYTES = 1 << 16
+_POLL_PAUSE = 0.005
+"""How often a waiter tries the lock again where the system cannot wait for it (Windows)."""
 
 
 def lock_timeout() -> float:
@@ -46,16 +55,94 @@ def lock_timeout() -> float:
     return value if 0 <= value < 1e9 else DEFAULT_LOCK_TIMEOUT
 
 
-def _fcntl(path: Path) -> Any:
-    """The ``fcntl`` module, or a clear :class:`FileAccessError` where the system has none (Windows)."""
+class _PosixLocks:
+    """``flock`` on the whole file: a waiter sleeps in the kernel (:class:`_Waiter`), woken about in order."""
+
+    blocking = True
+
+    def __init__(self, fcntl: Any) -> None:
+        self.fcntl = fcntl
+
+    def try_lock(self, descriptor: int) -> bool:
+        try:
+            self.fcntl.flock(descriptor, self.fcntl.LOCK_EX | self.fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def lock(self, descriptor: int) -> None:
+        self.fcntl.flock(descriptor, self.fcntl.LOCK_EX)
+
+    def unlock(self, descriptor: int) -> None:
+        self.fcntl.flock(descriptor, self.fcntl.LOCK_UN)
+
+
+_BUSY_ERRORS = {errno.EACCES, errno.EAGAIN, errno.EDEADLK, getattr(errno, "EDEADLOCK", errno.EDEADLK)}
+"""What ``msvcrt.locking`` raises when another handle holds the byte."""
+
+
+class _WindowsLocks:
+    """``msvcrt.locking`` on the first byte (it locks from the file position): no blocking wait can be
+    given up, so :func:`_lock_within` polls; closing the file or ending the process releases the lock."""
+
+    blocking = False
+
+    def __init__(self, msvcrt: Any) -> None:
+        self.msvcrt = msvcrt
+
+    def try_lock(self, descriptor: int) -> bool:
+        os.lseek(descriptor, 0, os.SEEK_SET)
+        try:
+            self.msvcrt.locking(descriptor, self.msvcrt.LK_NBLCK, 1)
+        except OSError as error:
+            if error.errno in _BUSY_ERRORS:
+                return False
+            raise
+        return True
+
+    def lock(self, descriptor: int) -> None:  # pragma: no cover - never called: blocking is False
+        raise NotImplementedError
+
+    def unlock(self, descriptor: int) -> None:
+        os.lseek(descriptor, 0, os.SEEK_SET)
+        self.msvcrt.locking(descriptor, self.msvcrt.LK_UNLCK, 1)
+
+
+def _system_locks(path: Path) -> Any:
+    """The system's file locks: ``fcntl`` (POSIX), else ``msvcrt`` (Windows), else a clear
+    :class:`FileAccessError` (exit 5)."""
     try:
         import fcntl
     except ImportError:
+        pass
+    else:
+        return _PosixLocks(fcntl)
+    try:
+        import msvcrt
+    except ImportError:
         raise FileAccessError(text(
-            "cannot lock {name}: this system has no POSIX file locks (fcntl); playing and "
-            "writing saves needs Linux, macOS or another POSIX system (show, replay and solve work)",
+            "cannot lock {name}: this system has neither POSIX file locks (fcntl) nor Windows' (msvcrt); "
+            "playing and writing saves needs one of them (show, replay and solve work)",
             name=quoted_name(path))) from None
-    return fcntl
+    return _WindowsLocks(msvcrt)
+
+
+def _read_start(descriptor: int, size: int) -> bytes:
+    """Up to ``size`` bytes from the start of the file (``os.pread`` where the system has it)."""
+    if hasattr(os, "pread"):
+        return os.pread(descriptor, size, 0)
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    return os.read(descriptor, size)
+
+
+def _write_start(descriptor: int, data: bytes) -> None:
+    """``data`` as the whole file (the caller has emptied it)."""
+    if hasattr(os, "pwrite"):
+        os.pwrite(descriptor, data, 0)
+        return
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    while data:
+        data = data[os.write(descriptor, data):]
 
 
 def _open_lock_file(path: Path) -> int:
@@ -107,8 +194,8 @@ class _Queue:
     """``<save>.queue``: one ticket per line, first in line first.  Each change happens under a ``flock``
     of the queue file held for microseconds (so waiting for it by short polls costs nothing)."""
 
-    def __init__(self, fcntl: Any, descriptor: int) -> None:
-        self.fcntl, self.descriptor = fcntl, descriptor
+    def __init__(self, locks: Any, descriptor: int) -> None:
+        self.locks, self.descriptor = locks, descriptor
 
     def change(self, ticket: Ticket, keep: bool, deadline: float) -> Ticket | None:
         """Drop dead tickets; keep ``ticket`` in its place (or at the end if it is not there: a new one,
@@ -116,7 +203,7 @@ class _Queue:
         line afterwards (``None`` when the queue is empty)."""
         self._hold(deadline)
         try:
-            text = os.pread(self.descriptor, _QUEUE_BYTES, 0).decode("ascii", "replace")
+            text = _read_start(self.descriptor, _QUEUE_BYTES).decode("ascii", "replace")
             now = time.time()
             read = [found for found in map(Ticket.parse, text.splitlines()) if found is not None]
             tickets = [found for found in read if found.is_live(now) and found.id != ticket.id]
@@ -126,10 +213,10 @@ class _Queue:
             if tickets != read:
                 data = "".join(found.line() for found in tickets).encode("ascii")
                 os.ftruncate(self.descriptor, 0)
-                os.pwrite(self.descriptor, data, 0)
+                _write_start(self.descriptor, data)
             return tickets[0] if tickets else None
         finally:
-            self.fcntl.flock(self.descriptor, self.fcntl.LOCK_UN)
+            self.locks.unlock(self.descriptor)
 
     @staticmethod
     def _place(read: list[Ticket], kept: list[Ticket], position: int) -> int:
@@ -138,14 +225,10 @@ class _Queue:
         return sum(1 for found in kept if found.id in before)
 
     def _hold(self, deadline: float) -> None:
-        while True:
-            try:
-                self.fcntl.flock(self.descriptor, self.fcntl.LOCK_EX | self.fcntl.LOCK_NB)
-                return
-            except BlockingIOError:
-                if time.monotonic() > deadline + 1.0:  # a holder stopped inside a change of microseconds
-                    raise LockTimeoutError(text("the lock queue stayed busy")) from None
-                time.sleep(0.0002)
+        while not self.locks.try_lock(self.descriptor):
+            if time.monotonic() > deadline + 1.0:  # a holder stopped inside a change of microseconds
+                raise LockTimeoutError(text("the lock queue stayed busy")) from None
+            time.sleep(0.0002)
 
 
 # -- waiting for the lock --------------------------------------------------------------------------
@@ -155,10 +238,10 @@ class _Waiter:
     the caller gives up (:meth:`wait` returns ``False``) the descriptor belongs to the thread, which
     closes it once its ``flock`` returns (or the process ends): an abandoned wait never keeps the lock."""
 
-    def __init__(self, fcntl: Any, descriptor: int) -> None:
+    def __init__(self, locks: Any, descriptor: int) -> None:
         import threading
 
-        self.fcntl, self.descriptor = fcntl, descriptor
+        self.locks, self.descriptor = locks, descriptor
         self.finished = threading.Event()
         self.guard = threading.Lock()
         self.abandoned = False
@@ -168,7 +251,7 @@ class _Waiter:
     def _run(self) -> None:
         error = None
         try:
-            self.fcntl.flock(self.descriptor, self.fcntl.LOCK_EX)
+            self.locks.lock(self.descriptor)
         except OSError as failure:
             error = failure
         with self.guard:
@@ -190,17 +273,19 @@ class _Waiter:
         return True
 
 
-def _lock_within(fcntl: Any, descriptor: int, timeout: float) -> bool:
-    """Take the ``flock`` within ``timeout`` seconds; on ``False`` the descriptor is gone (see :class:`_Waiter`)."""
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+def _lock_within(locks: Any, descriptor: int, timeout: float) -> bool:
+    """Take the lock within ``timeout`` seconds; on ``False`` the descriptor is gone (see :class:`_Waiter`)."""
+    if locks.try_lock(descriptor):
         return True
-    except BlockingIOError:
-        pass
-    if timeout <= 0:
-        os.close(descriptor)
-        return False
-    return _Waiter(fcntl, descriptor).wait(timeout)
+    if timeout > 0 and locks.blocking:
+        return _Waiter(locks, descriptor).wait(timeout)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        time.sleep(_POLL_PAUSE)
+        if locks.try_lock(descriptor):
+            return True
+    os.close(descriptor)
+    return False
 
 
 class SaveLock:
@@ -209,7 +294,7 @@ class SaveLock:
     The lock files sit beside the file a symbolic link names, so two names of one save share a lock.
     Raises :class:`LockTimeoutError` when other processes hold or wait for it for more than ``timeout``
     seconds, and :class:`FileAccessError` when the lock files cannot be created (e.g. a read-only
-    folder: such a save cannot be played anyway) or the system has no ``fcntl``.
+    folder: such a save cannot be played anyway) or the system has no file locks.
     """
 
     def __init__(self, path: Path | str, timeout: float | None = None) -> None:
@@ -219,12 +304,13 @@ class SaveLock:
         self.queue_path = real.with_name(real.name + ".queue")
         self.timeout = lock_timeout() if timeout is None else timeout
         self._descriptor: int | None = None
+        self._locks: Any = None
 
     def __enter__(self) -> SaveLock:
-        fcntl = _fcntl(self.path)
+        self._locks = locks = _system_locks(self.path)
         queue_fd = _open_lock_file(self.queue_path)
         try:
-            self._descriptor = self._take(fcntl, _Queue(fcntl, queue_fd))
+            self._descriptor = self._take(locks, _Queue(locks, queue_fd))
         except OSError as error:
             if isinstance(error, FileAccessError):
                 raise
@@ -233,7 +319,7 @@ class SaveLock:
             os.close(queue_fd)
         return self
 
-    def _take(self, fcntl: Any, queue: _Queue) -> int:
+    def _take(self, locks: Any, queue: _Queue) -> int:
         """Queue a ticket, then take the lock whenever it comes with the ticket first in line."""
         deadline = time.monotonic() + self.timeout
         ticket = Ticket(os.urandom(8).hex(), os.getpid(), time.time() + self.timeout + 1.0)
@@ -242,7 +328,7 @@ class SaveLock:
         try:
             while True:
                 descriptor = _open_lock_file(self.lock_path)
-                if not _lock_within(fcntl, descriptor, deadline - time.monotonic()):
+                if not _lock_within(locks, descriptor, deadline - time.monotonic()):
                     descriptor = None
                     raise self._timed_out()
                 first = queue.change(ticket, True, deadline)
@@ -250,14 +336,14 @@ class SaveLock:
                     queue.change(ticket, False, deadline)
                     taken, descriptor = descriptor, None
                     return taken
-                os.close(descriptor)  # not our turn: let the first in line have it
+                _release(locks, descriptor)  # not our turn: let the first in line have it
                 descriptor = None
                 if time.monotonic() >= deadline:
                     raise self._timed_out()
                 time.sleep(_NOT_MY_TURN_PAUSE)
         except BaseException:
             if descriptor is not None:
-                os.close(descriptor)
+                _release(locks, descriptor)
             queue.change(ticket, False, deadline)
             raise
 
@@ -268,5 +354,17 @@ class SaveLock:
 
     def __exit__(self, *exc_info: object) -> None:
         if self._descriptor is not None:
-            os.close(self._descriptor)  # closing releases the flock
+            _release(self._locks, self._descriptor)
             self._descriptor = None
+
+
+def _release(locks: Any, descriptor: int) -> None:
+    """Let the lock go: closing releases a ``flock``; a Windows lock is unlocked first (the system
+    releases it on close too, but says it may take a while)."""
+    try:
+        if not locks.blocking:
+            locks.unlock(descriptor)
+    except OSError:
+        pass  # not locked after all (a failed try): closing is all there is to do
+    finally:
+        os.close(descriptor)

@@ -15,7 +15,7 @@ from ..engine.errors import quoted_name
 from ..engine.game import Game
 from ..engine.taps import TapSession
 from ..engine.text import text
-from .files import FileAccessError, FileContentError, atomic_write, read_text
+from .files import MAX_FILE_BYTES, FileAccessError, FileContentError, atomic_write, read_text
 from .replay import Divergence, Replay, game_from_save, replay
 from .save_format import (
     FORMAT_KEY, FORMAT_VERSION, HEADER, KNOWN_KEYS, LAYOUT_KEY, MAX_HISTORY, MIGRATIONS, REQUIRED_KEYS, SaveData,
@@ -107,5 +107,10 @@ def write_save(path: Path | str, data: SaveData) -> str:
                                   "{most:,} a save can hold; start a new game", name=quoted_name(path),
                                   count=len(data.history), most=MAX_HISTORY))
     content = data.to_text()
+    size = len(content.encode("utf-8"))
+    if size > MAX_FILE_BYTES:
+        raise SaveLimitError(text("cannot write {name}: it would be {size:,} bytes, more than the {most:,} bytes "
+                                  "(2 MiB) a save can be read back from; shorten its leading comments or start a "
+                                  "new game", name=quoted_name(path), size=size, most=MAX_FILE_BYTES))
     atomic_write(path, content)
     return content

@@ -55,7 +55,7 @@ from ..engine.rules import Rules
 from ..engine.text import message_of, plural, text
 from ..versions import SAVE_FORMAT_VERSION
 from . import format_1
-from .strict_yaml import SaveFileError, dump_yaml, leading_comments, load_yaml
+from .strict_yaml import YAML_WIDTH, SaveFileError, dump_yaml, leading_comments, load_yaml
 
 FORMAT_KEY = "pyramide-save"
 FORMAT_VERSION = SAVE_FORMAT_VERSION
@@ -86,12 +86,53 @@ def _from_format_1(document: dict[str, Any]) -> dict[str, Any]:
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_format_1}
 """``MIGRATIONS[v]`` turns a format-``v`` document into a format-``v+1`` one."""
 
+MAX_COUNT = 10**15
+"""The largest count a save may hold (``hints``): far beyond any game, and a counted hint more still
+fits the statistics database's 64-bit integers."""
 MAX_HISTORY = 100_000
 """The most actions a save's history holds: a file at this ceiling loads, replays and is rewritten
 in about a second; a longer history is refused on reading (exit 4) and never written (exit 5)."""
 
 
 # -- the document ------------------------------------------------------------------------------
+_last_history: tuple[tuple[Move, ...], str, int] = ((), "history: [", 10)
+"""The last history :func:`history_yaml` wrote: the moves, their text without the closing ``]``, its last column."""
+
+
+def history_yaml(history: tuple[Move, ...]) -> str:
+    """``history: [KD, 10C+3S, …]`` as :func:`~.strict_yaml.dump_yaml` writes it as the last key of a
+    file (the flow style, a line broken with a two-space indent once past column 96), character for
+    character.
+
+    A history that starts with the last one written is extended from it: a session rewrites its
+    save after every action, and writing the whole history again each time made each action cost
+    as much as the game so far.  (Comparing the tuples is cheap: they hold the same move objects.)
+    """
+    global _last_history
+    known_moves, known_text, column = _last_history
+    known = len(known_moves)
+    if len(history) >= known and history[:known] == known_moves:
+        parts, start = [known_text], known
+    else:
+        parts, start, column = ["history: ["], 0, 10
+    for index in range(start, len(history)):
+        notation = str(history[index])
+        if index:
+            parts.append(",")
+            column += 1
+        if column > YAML_WIDTH:
+            parts.append("\n  ")
+            column = 2
+        elif index:
+            parts.append(" ")
+            column += 1
+        parts.append(notation)
+        column += len(notation)
+    written = "".join(parts)
+    _last_history = (history, written, column)
+    return written + "]\n"
+
+
 @dataclass(frozen=True)
 class SaveData:
     """The content of a save file, validated but not yet replayed.  ``deal`` is the canonical code.
@@ -179,8 +220,7 @@ class SaveData:
             document["level"] = self.level.value
         if self.daily is not None:
             document["daily"] = self.daily
-        document["history"] = [str(move) for move in self.history]
-        return self.header + dump_yaml(document)
+        return self.header + dump_yaml(document, block=True) + history_yaml(self.history)  # history: the last key
 
     def deal_object(self) -> Deal:
         return Deal.from_code(self.deal)
@@ -326,6 +366,9 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     termination = None if termination_value is None else _enum_value(
         termination_value, Termination, "termination", source, null_meaning=text("null (still playing)"))
     hints = _whole_number(document, "hints", source) if "hints" in document else 0
+    if hints > MAX_COUNT:
+        raise SaveFileError(text("{source}: hints: {value} is more than the {most:,} a save can count", source=source,
+                                 value=quoted(hints), most=MAX_COUNT), "hints")
 
     time_played = document.get("time_played", 0.0)
     if (isinstance(time_played, bool) or not isinstance(time_played, (int, float))

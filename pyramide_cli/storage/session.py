@@ -9,7 +9,11 @@ one line of an interactive or piped session); bots written in Python can call :f
   when anything changed, including only the selection.  Anything else refused changes nothing and
   the file stays byte-for-byte the same.
 * The whole batch runs under the save's lock, re-reading the file inside it, so two processes
-  playing the same save take turns and neither loses the other's moves.
+  playing the same save take turns and neither loses the other's moves.  A session keeps the game
+  it last wrote in memory (:class:`KeptSave`) and, under the lock, reads the file and compares it
+  with the text it wrote: the same text is the same game, so only a file another process changed
+  is parsed and replayed again.  Each line of a long session then costs about the same, instead of
+  a replay of the whole game.
 * Given a statistics database (``stats``), the batch that ends the game records it there, once,
   after the save is written (:mod:`.stats`); a database that cannot take it gives a warning, never
   an error.  Without one nothing is recorded: bots and scripts calling this ask for it.
@@ -27,7 +31,7 @@ from .files import SAVE_OUTPUT, SaveLock, read_head
 from ..engine.game import Game
 from ..engine.moves import CARD_REFUSALS, Move
 from ..engine.taps import TapResult, TapSession, parse_input
-from .save import SaveData, load_game, write_save
+from .save import FORMAT_VERSION, SavedGame, SaveData, load_game, read_save_text, write_save
 
 if TYPE_CHECKING:
     from .stats import StatsDB
@@ -99,6 +103,32 @@ def refused_card(game: Game, text: str, result: TapResult) -> Card | None:
     return next((card for card in action.cards if game.position.play_refusal(card) is result.refusal), None)
 
 
+class KeptSave:
+    """The save a session last read or wrote, game included, to play on without replaying it.
+
+    :meth:`take` hands it over only while the file holds exactly the text it was kept with (the
+    caller holds the save's lock, so the file cannot change between the comparison and the write),
+    and only once: a batch that fails midway leaves nothing kept, and the next one reads the file.
+    """
+
+    __slots__ = ("path", "saved")
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.saved: SavedGame | None = None
+
+    def take(self) -> SavedGame | None:
+        saved, self.saved = self.saved, None
+        if saved is None or read_save_text(self.path) != saved.text:
+            return None  # another process played the file (or it is gone): read it again
+        saved.session.assist = saved.data.assist  # as the file says, like a game read from it
+        return saved
+
+    def keep(self, saved: SavedGame) -> None:
+        # A format-1 save is replayed by that format's end rule when it is read: it is always read again.
+        self.saved = saved if saved.data.format == FORMAT_VERSION else None
+
+
 def play_words(
     path: Path | str,
     words: Sequence[str],
@@ -106,18 +136,23 @@ def play_words(
     time_added: float = 0.0,
     expected_text: str | None = None,
     stats: StatsDB | Path | None = None,
+    kept: KeptSave | None = None,
 ) -> PlayResult:
     """Apply ``words`` to the save at ``path`` under its lock (see the module docstring).
 
     ``assist`` overrides the file's error-help setting for this batch only (R15); ``time_added``
     is stopwatch time to add (R19) unless the game was already over; ``stats`` is the database
-    (or its path) that records the game if this batch ends it.
+    (or its path) that records the game if this batch ends it; ``kept`` (a session's, for this
+    path) holds the save as the last batch left it, and is given the save as this one leaves it.
     """
     for word in words:
         check_word(word)
-    _refuse_non_saves(path)
+    if kept is None or kept.saved is None:
+        _refuse_non_saves(path)
     with SaveLock(path):
-        saved = load_game(path)
+        saved = None if kept is None else kept.take()
+        if saved is None:
+            saved = load_game(path)
         session, game = saved.session, saved.game
         if assist is not None:
             session.assist = assist
@@ -146,6 +181,8 @@ def play_words(
             warning = record_game(database, GameRecord.of_game(game, data))
             if warning is not None:
                 warnings.append(warning)
+        if kept is not None:
+            kept.keep(SavedGame(saved.path, text, data, session))
     changed_elsewhere = expected_text is not None and saved.text != expected_text
     return PlayResult(steps, refused, game, data, written, text, changed_elsewhere, ended, warnings)
 

@@ -26,13 +26,14 @@ A newer version is refused ("upgrade pyramide"); older versions will be migrated
 from __future__ import annotations
 
 import datetime
+import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..engine.errors import PyramideError, quoted_name
+from ..engine.errors import PyramideError, quoted, quoted_name
 from ..engine.level import LEVELS, Level
 from ..engine.moves import MoveKind
 from ..engine.text import message_of, text
@@ -239,7 +240,7 @@ class StatsDB:
                 f"INSERT INTO games ({', '.join(names)}) SELECT {', '.join('?' * len(names))}{condition}",
                 [values[name] for name in names] + ([record.key] if if_new else []))
             return cursor.rowcount == 1
-        except sqlite3.Error as error:
+        except (sqlite3.Error, OverflowError) as error:  # OverflowError: a number past SQLite's 64 bits
             raise self._describe(error) from None
         finally:
             connection.close()
@@ -258,7 +259,21 @@ class StatsDB:
             raise self._describe(error) from None
         finally:
             connection.close()
-        return [GameRecord(**dict(zip(names, row, strict=True))) for row in rows]
+        return [self._record(dict(zip(names, row, strict=True))) for row in rows]
+
+    def _record(self, values: dict[str, Any]) -> GameRecord:
+        """A row as a record, checked: a value of the wrong type (text in ``time_played``, a blob in
+        ``rules``, an infinite time) or text a terminal would act on (escape sequences) makes the
+        database damaged (exit 4), never a traceback or raw control characters in the report."""
+        for column, value in values.items():
+            problem = _column_problem(column, value)
+            if problem is not None:
+                raise StatsError(text(
+                    "the statistics database {name} is damaged (a game's {column} is {value}: {problem}); "
+                    "`pyramide stats --reset` sets it aside and starts a new one", name=quoted_name(self.path),
+                    column=column, value=_shown_value(value),
+                    problem=problem))
+        return GameRecord(**values)
 
     def reset(self) -> int:
         """Delete every record; returns how many there were.  A damaged file is set aside, not deleted
@@ -293,6 +308,37 @@ class StatsDB:
                 except OSError as error:
                     raise self._describe(error) from None
         return 0
+
+
+_COUNT_COLUMNS = ("score", "moves", "hints", "undos")
+
+
+def _shown_value(value: object) -> str:
+    if value is None:
+        return "null"
+    return text("a blob") if isinstance(value, bytes) else quoted(value)
+
+
+def _column_problem(column: str, value: object) -> str | None:
+    """What is wrong with a stored value (``None`` when nothing is)."""
+    if column in _COUNT_COLUMNS:
+        return None if type(value) is int and value >= 0 else text("not a whole number 0 or more")
+    if column == "time_played":
+        fine = type(value) in (int, float) and math.isfinite(value) and value >= 0  # type: ignore[arg-type]
+        return None if fine else text("not a number of seconds")
+    if value is None and column in ("level", "daily"):
+        return None
+    if not isinstance(value, str):
+        return text("not text")
+    if not value.isprintable():
+        return text("control characters")
+    if column == "level" and value not in {level.value for level in LEVELS}:
+        return text("not a level")
+    if column == "result" and value not in RESULTS:
+        return text("not a result")
+    if column == "termination" and value not in TERMINATIONS:
+        return text("not a way a game ends")
+    return None
 
 
 def _closed(connection: Any) -> None:

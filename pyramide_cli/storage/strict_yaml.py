@@ -8,6 +8,7 @@ duplicate keys (plain PyYAML would silently keep the last one) and keys that are
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..engine.errors import PyramideError, escaped, quoted
@@ -26,7 +27,7 @@ class SaveFileError(PyramideError, ValueError):
 MAX_YAML_DEPTH = 16
 """How deeply lists and mappings may nest in a save or layout file (they need 3 levels)."""
 MAX_NUMBER_CHARACTERS = 40
-"""The longest number a file may spell (``0x`` and 20,000 ``f`` would not even print)."""
+"""The longest number a file may spell (``0x`` and 20,000 ``f`` would not even print), whole or not."""
 _LOADER: Any = None
 
 
@@ -90,16 +91,20 @@ def _strict_loader() -> Any:
             # ValueErrors on 2026-13-45 and turns times into datetimes we never want.
             return str(loader.construct_scalar(node))
 
-        def construct_bounded_int(loader: Any, node: Any) -> int:
-            digits = loader.construct_scalar(node)
-            if len(digits) > MAX_NUMBER_CHARACTERS:
-                raise _Refused(text("a number of {count:,} characters (at most {most})", count=len(digits),
-                                    most=MAX_NUMBER_CHARACTERS), node.start_mark)
-            return yaml.SafeLoader.construct_yaml_int(loader, node)
+        def bounded(construct: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+            def construct_bounded(loader: Any, node: Any) -> Any:
+                digits = loader.construct_scalar(node)
+                if len(digits) > MAX_NUMBER_CHARACTERS:
+                    raise _Refused(text("a number of {count:,} characters (at most {most})", count=len(digits),
+                                        most=MAX_NUMBER_CHARACTERS), node.start_mark)
+                return construct(loader, node)
+
+            return construct_bounded
 
         StrictSafeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
         StrictSafeLoader.add_constructor("tag:yaml.org,2002:timestamp", construct_timestamp_as_text)
-        StrictSafeLoader.add_constructor("tag:yaml.org,2002:int", construct_bounded_int)
+        StrictSafeLoader.add_constructor("tag:yaml.org,2002:int", bounded(yaml.SafeLoader.construct_yaml_int))
+        StrictSafeLoader.add_constructor("tag:yaml.org,2002:float", bounded(yaml.SafeLoader.construct_yaml_float))
         _LOADER = StrictSafeLoader
     return _LOADER
 
@@ -143,21 +148,29 @@ def load_yaml(content: str, source: str) -> Any:
                                  reason=quoted(str(error), 200))) from None
 
 
-def dump_yaml(document: dict[str, Any]) -> str:
+YAML_WIDTH = 96
+"""The column past which the YAML of our files breaks a line."""
+
+
+def dump_yaml(document: dict[str, Any], block: bool = False) -> str:
+    """YAML text of ``document``: lists of scalars in the flow style (``[KD, draw]``), or with ``block``
+    a mapping of scalars alone in the block style (one ``key: value`` a line)."""
     import yaml
 
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return yaml.dump(
-        document, Dumper=dumper, sort_keys=False, default_flow_style=None, allow_unicode=True, width=96
-    )
+    return yaml.dump(document, Dumper=dumper, sort_keys=False, default_flow_style=False if block else None,
+                     allow_unicode=True, width=YAML_WIDTH)
 
 
 def leading_comments(text: str) -> str:
-    """The block of ``#`` lines at the top of a file (kept when the file is rewritten)."""
+    """The block of ``#`` lines at the top of a file, blank lines among them included (kept when the
+    file is rewritten); a byte-order mark and blank lines before them are not kept."""
     lines = []
-    for line in text.splitlines(keepends=True):
-        if not line.startswith("#"):
+    for line in text.removeprefix("\ufeff").lstrip(" \t\r\n").splitlines(keepends=True):
+        if not line.startswith("#") and line.strip():
             break
         lines.append(line if line.endswith("\n") else line + "\n")
+    while lines and not lines[-1].strip():  # blank lines after the comments are the YAML's, not the header's
+        lines.pop()
     return "".join(lines)
 

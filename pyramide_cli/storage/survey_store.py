@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple, Self
 
-from ..engine.errors import PyramideError
+from ..engine.errors import PyramideError, quoted, quoted_name
 from ..engine.text import joined, plural, text
 from ..versions import PACKAGE_VERSION, SURVEY_STORE_FORMAT
 from .files import FileAccessError, SaveLock, describe_os_error, doing_text, fsync_folder
@@ -214,6 +214,7 @@ class SurveyStore:
             info = dict(connection.execute("SELECT key, value FROM store_info").fetchall())
             identity = StoreIdentity(int(info["solver_version"]), info["rules"], int(info["max_states"]),
                                      info["optimal"] == "1")
+            _check_rules(path, identity.rules)
             if lock is not None:
                 connection.execute("PRAGMA journal_mode = WAL")
                 connection.execute("PRAGMA synchronous = NORMAL")
@@ -299,8 +300,14 @@ class SurveyStore:
 
     def position_counts(self) -> list[tuple[int, int]]:
         """(positions explored, how many deals) by increasing positions: all a report needs of the
-        rows, in one SQL pass and plain tuples (a 1 M-row store has some 300,000 distinct values)."""
-        return self._query("SELECT positions, COUNT(*) FROM deals GROUP BY positions ORDER BY positions").fetchall()
+        rows, in one SQL pass and plain tuples (a 1 M-row store has some 300,000 distinct values).
+        A count that is not a whole number (a damaged store) is a :class:`StoreError`."""
+        counts = self._query("SELECT positions, COUNT(*) FROM deals GROUP BY positions ORDER BY positions").fetchall()
+        for positions, _ in counts:
+            if type(positions) is not int or positions < 0:
+                raise StoreError(text("{name}: damaged: a deal's positions explored is {value}, not a whole number",
+                                      name=quoted_name(self.path), value=quoted(positions)))
+        return counts
 
     # -- writing ----------------------------------------------------------------------------------
     def writer(self, batch_rows: int | None = None, batch_seconds: float | None = None,
@@ -397,6 +404,21 @@ class SurveyStore:
                 raise
         except sqlite3.Error as error:
             raise _database_error(self.path, error, doing) from None
+
+
+def _check_rules(path: Path, rules: str) -> None:
+    """A store's rules must be rules, in their canonical form (a damaged store is a bad file, exit 4)."""
+    from ..engine.errors import RulesError
+    from ..engine.rules import Rules
+
+    try:
+        canonical = Rules.parse(rules).name
+    except RulesError as error:
+        raise StoreError(text("{name}: its store_info table is damaged: rules {rules}: {reason}",
+                              name=quoted_name(path), rules=quoted(rules), reason=str(error))) from None
+    if canonical != rules:
+        raise StoreError(text("{name}: its store_info table is damaged: rules {rules} are not written as {canonical}",
+                              name=quoted_name(path), rules=quoted(rules), canonical=canonical))
 
 
 class BatchWriter:
