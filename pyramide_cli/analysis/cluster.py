@@ -51,11 +51,11 @@ QUIET_PROCESSES = {
     "distributed.scheduler.work-stealing": False,
     "distributed.worker.multiprocessing-method": "forkserver",
 }
-"""Dask settings of ``local:N`` (measured on 2 cores: an idle LocalCluster of 2 workers burns
-62 ms of CPU a second with Dask's defaults, 12 ms with these).  They change how often Dask looks
+"""Dask settings of ``local:N`` (an idle LocalCluster burns several times less CPU with these than
+with Dask's defaults; ``docs/scale.md``).  They change how often Dask looks
 at itself — its statistical profiler, event-loop and memory checks —, turn off work stealing
 (useless when at most two chunks per worker are out), and start the workers from a fork server
-that imported Dask once (start-up of 2 workers: 1.16 s of CPU spawned, 0.52 s forked); never
+that imported Dask once (forking starts a worker for a fraction of spawning's CPU); never
 what a worker computes.
 docs/scale.md gives the same settings for the workers of a real cluster."""
 

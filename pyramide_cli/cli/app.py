@@ -234,8 +234,8 @@ def command_name(info: Any) -> str:
 def narrowed(application: typer.Typer, arguments: Sequence[str]) -> typer.Typer:
     """The app with only the command about to run, when the first argument names one.
 
-    Typer builds the parameters of every registered command before running any (about 10 ms
-    here); building only the one that runs keeps ``pyramide play g.yaml draw`` quick.  Help,
+    Typer builds the parameters of every registered command before running any; building only
+    the one that runs keeps ``pyramide play g.yaml draw`` quick.  Help,
     ``--version`` and unknown names (with their "did you mean" hint) get the whole app.
     """
     if not arguments or arguments[0].startswith("-"):

@@ -66,7 +66,6 @@ class ActionRecord:
         }
 
 
-# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
 class HistoryWalk(NamedTuple):
     """A history played from its deal: the game after the ``played`` entries that could be played,
     and why the next one was refused (``refused`` is ``None`` when the whole history was played)."""
@@ -135,7 +134,7 @@ class Game:
         Between two removals draws and recycles are forced; when a position offers nothing else, the
         kernel says how many of them come before a removal is possible (``removal_distance``, asked
         instead of the bare dead-game test), and :meth:`push` skips working out the moves of the
-        positions in between: about 30 of the 70 positions of a random game under ``T``."""
+        positions in between, which are many in a game that mostly draws."""
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod

@@ -149,8 +149,7 @@ _DEAL_MOVES: dict[int, DealMoves] = {}
 _DEALS_KEPT = 8
 """Few: a deal's tables grow with the positions its games meet, and a process that plays many deals
 (a tournament, a server) would otherwise keep tens of thousands of objects alive for nothing; the
-garbage collector goes through them again and again.  Random games under ``T`` ran ~12 % slower
-with 64 deals kept than with 8 (bench/bench_bots.py, 100 deals of 5 games)."""
+garbage collector goes through them again and again (bench/bench_bots.py measures it)."""
 
 
 def state_of(position: Position) -> tuple[Any, ...]:

@@ -220,7 +220,6 @@ def remove_stale_temporaries(target: Path | str, now: float | None = None) -> li
 
 
 # -- output files named by the user --------------------------------------------------------------
-# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
 class OutputKind(NamedTuple):
     """What a command writes, and how to recognise an existing file of that kind (``--force`` replaces only those)."""
 

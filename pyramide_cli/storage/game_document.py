@@ -16,7 +16,6 @@ from ..engine.level import Level
 from ..engine.position import playable_cards
 
 
-# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
 class Extras(NamedTuple):
     """What a save adds to a game: time played (R19), level and daily date (issue 5), and the selected
     card of its tap session (R13)."""

@@ -20,7 +20,6 @@ from .save_format import SaveData
 from .strict_yaml import SaveFileError
 
 
-# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
 class Divergence(NamedTuple):
     """Where a file and its own history disagree (``action`` is 1-based for an illegal history entry)."""
 
@@ -31,7 +30,6 @@ class Divergence(NamedTuple):
     action: int | None = None
 
 
-# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
 class Replay(NamedTuple):
     """The game rebuilt from a save's history, and the first divergence found (``None`` if it agrees).
 

@@ -31,7 +31,6 @@ __all__ = [
 ]
 
 
-# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
 class SavedGame(NamedTuple):
     """A save file read from disk: its path, its exact text, its data and the replayed game in a tap
     session (with the file's selection and error help)."""

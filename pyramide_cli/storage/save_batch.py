@@ -53,7 +53,6 @@ def is_save_text(head: str) -> bool:
 
 
 # -- finding the saves -------------------------------------------------------------------------
-# A NamedTuple rather than a dataclass: built faster (see storage/save.py).
 class Found(NamedTuple):
     """A save to check, or a path named on the command line that gave none (``problem`` says why)."""
 

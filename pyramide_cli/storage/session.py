@@ -46,7 +46,6 @@ def check_word(text: str) -> None:
     parse_input(text)
 
 
-# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
 class Step(NamedTuple):
     """One tap or move and what it did; ``score``, ``selected``, ``waste_top`` and ``pass_number`` are after it."""
 
@@ -65,7 +64,6 @@ class Step(NamedTuple):
         return self.result.ok
 
 
-# A NamedTuple rather than a dataclass: it is built ~7x faster, and every command pays for it at start-up.
 class PlayResult(NamedTuple):
     steps: list[Step]
     """The steps that were played (not the refused one)."""
