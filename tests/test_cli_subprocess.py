@@ -11,7 +11,6 @@ import threading
 from pathlib import Path
 
 import pytest
-import typer
 
 from pyramide_cli.cli import COMMANDS as COMMAND_MODULE_OF
 from pyramide_cli.storage.files import SaveLock
@@ -170,10 +169,9 @@ def probe(tmp_path: Path, *arguments: str, report: str) -> tuple[int, str]:
     return completed.returncode, completed.stderr.rpartition("\nREPORT ")[2]
 
 
-TYPER_CONVERTS_THROUGH_PYDANTIC = tuple(int(part) for part in typer.__version__.split(".")[:2]) >= (0, 29)
-HEAVY = (*(() if TYPER_CONVERTS_THROUGH_PYDANTIC else ("pydantic",)), "rich", "textual", "pyramide_cli.board",
+HEAVY = ("pydantic", "rich", "textual", "pyramide_cli.board",
          "sqlite3", "dask", "distributed", "pyramide_cli.storage.stats", "pyramide_cli.gym", "gymnasium", "numpy")
-"""Never loaded by the commands below: pydantic (Typer 0.28; 0.29 converts every parameter through it),
+"""Never loaded by the commands below: pydantic (Typer 0.29 would convert every parameter through it),
 rich (progress bars, tracebacks), Textual and the full-screen board, the statistics database, the
 cluster, the Gymnasium environment."""
 ENGINE_AND_FILES = ("yaml", "pyramide_cli.engine.game", "pyramide_cli.storage", "pyramide_cli.cli.render")
