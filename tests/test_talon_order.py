@@ -20,7 +20,7 @@ from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver.budget import Budget
-from pyramide_cli.solver import DEFAULT_LIMITS
+from pyramide_cli.solver import DEFAULT_LIMITS, SearchRule
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import FIELD_BITS, DealTables, unit
 from pyramide_cli.solver.talon_order import WIDE, TalonOrderBound, most_removed, most_removed_capped, wide_max
@@ -179,4 +179,4 @@ def test_the_bound_is_never_below_what_the_plain_search_removes(rules_text: str)
 @pytest.mark.parametrize(("rules_text", "number"), [("T+stock-top", 614), ("T+waste-pair", 300)])
 def test_whole_solves_with_and_without_the_bound_agree(monkeypatch: pytest.MonkeyPatch, rules_text: str,
                                                        number: int) -> None:
-    solve_with_and_without(monkeypatch, Deal.from_number(number, Rules.parse(rules_text)), "TalonOrderBound")
+    solve_with_and_without(Deal.from_number(number, Rules.parse(rules_text)), SearchRule.TALON_ORDER)

@@ -16,7 +16,7 @@ import pytest
 
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import DEFAULT_LIMITS
+from pyramide_cli.solver import DEFAULT_LIMITS, SearchRule
 from pyramide_cli.solver.budget import Budget
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import DealTables
@@ -153,6 +153,6 @@ def test_the_search_is_the_game_and_bounds_what_the_plain_search_removes(rules_t
 @pytest.mark.parametrize(("rules_text", "number"), [("T+stock-top", 191), ("T+waste-pair", 9)])
 def test_whole_solves_with_and_without_the_game_agree(monkeypatch: pytest.MonkeyPatch, rules_text: str,
                                                       number: int) -> None:
-    _, without, reached = solve_with_and_without(monkeypatch, Deal.from_number(number, Rules.parse(rules_text)),
-                                                 "TalonSetBound")
+    _, without, reached = solve_with_and_without(Deal.from_number(number, Rules.parse(rules_text)),
+                                                 SearchRule.TALON_SET)
     assert reached <= (without.max_pyramid_removed, without.max_removed)
