@@ -144,8 +144,8 @@ def check_cut(position: Position, gains: tuple[int, int] | None, kings_in_reach:
 
 
 def l1_reach(position: Position, tables: DealTables, relaxation: Relaxation) -> int | None:
-    """The talon a last-pass position can still reach (L1: the stock, and the waste down to, not
-    including, its highest card no pyramid card can remove), or ``None`` when L1 already cuts it
+    """The talon a last-pass position can still reach (buried-waste: the stock, and the waste down to, not
+    including, its highest card no pyramid card can remove), or ``None`` when buried-waste already cuts it
     (the multiset game on that talon cannot clear the pyramid)."""
     pyramid, talon, drawn = position.pyramid, position.talon, position.drawn
     waste_cut = (talon & tables.shape(pyramid).dead_talon & ((1 << drawn) - 1)).bit_length()

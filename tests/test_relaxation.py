@@ -1,4 +1,4 @@
-"""The multiset relaxation under talon pairs, and phase 2's probe (docs/solver.md, R1 and B3).
+"""The multiset relaxation under talon pairs, and phase 2's probe (docs/solver.md, multiset-relaxation and probe).
 
 Under ``waste-pair``/``stock-top`` without ``strict`` the relaxation plays the talon pairs last and
 keeps in its keys only the counts its pyramid can still change.  These tests compare it with the
