@@ -13,13 +13,11 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-import pytest
-
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.layout import BASE_MASK, PYRAMID_SIZE
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import SolveResult
+from pyramide_cli.solver import SearchRule, SolveResult
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import DealTables
 
@@ -146,8 +144,8 @@ def check_cut(position: Position, gains: tuple[int, int] | None, kings_in_reach:
 
 
 def l1_reach(position: Position, tables: DealTables, relaxation: Relaxation) -> int | None:
-    """The talon a last-pass position can still reach (L1: the stock, and the waste down to, not
-    including, its highest card no pyramid card can remove), or ``None`` when L1 already cuts it
+    """The talon a last-pass position can still reach (buried-waste: the stock, and the waste down to, not
+    including, its highest card no pyramid card can remove), or ``None`` when buried-waste already cuts it
     (the multiset game on that talon cannot clear the pyramid)."""
     pyramid, talon, drawn = position.pyramid, position.talon, position.drawn
     waste_cut = (talon & tables.shape(pyramid).dead_talon & ((1 << drawn) - 1)).bit_length()
@@ -155,22 +153,20 @@ def l1_reach(position: Position, tables: DealTables, relaxation: Relaxation) -> 
     return None if relaxation.search(pyramid, tables.counts(reach)) is not None else reach
 
 
-def solve_with_and_without(monkeypatch: pytest.MonkeyPatch, deal: Deal,
-                           bound_class: str) -> tuple[SolveResult, SolveResult, tuple[int, int]]:
-    """Solve ``deal``, then again with ``talon_search.<bound_class>`` switched off; assert that the
-    bound changed no verdict and no maxima, that the best line found with it reaches the most
-    pyramid cards, and that it pruned.  Returns (with it, without it, the cards the line removed)."""
-    from pyramide_cli.solver import solve, talon_search
+def solve_with_and_without(deal: Deal, rule: SearchRule) -> tuple[SolveResult, SolveResult, tuple[int, int]]:
+    """Solve ``deal``, then again with ``rule`` switched off; assert that the rule changed no verdict
+    and no maxima, that the best line found with it reaches the most pyramid cards, and that it
+    pruned.  Returns (with it, without it, the cards the line removed)."""
+    from pyramide_cli.solver import SearchOptions, solve
 
-    with_bound = solve(deal)
-    monkeypatch.setattr(talon_search, bound_class, lambda *arguments: None)
-    without = solve(deal)
-    assert with_bound.verdict is without.verdict
-    assert (with_bound.max_pyramid_removed, with_bound.max_removed) == (without.max_pyramid_removed,
-                                                                       without.max_removed)
+    with_rule = solve(deal)
+    without = solve(deal, options=SearchOptions(disabled=frozenset({rule})))
+    assert with_rule.verdict is without.verdict
+    assert (with_rule.max_pyramid_removed, with_rule.max_removed) == (without.max_pyramid_removed,
+                                                                     without.max_removed)
     end = Position.start(deal)  # the best line may differ (the probe may finish first), not where it gets
-    for move in with_bound.best_line:
+    for move in with_rule.best_line:
         end = end.apply(move)
     assert 28 - end.pyramid.bit_count() == without.max_pyramid_removed
-    assert with_bound.states < without.states  # it pruned
-    return with_bound, without, removed_counts(end)
+    assert with_rule.states < without.states  # it pruned
+    return with_rule, without, removed_counts(end)

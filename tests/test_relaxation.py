@@ -1,4 +1,4 @@
-"""The multiset relaxation under talon pairs, and phase 2's probe (docs/solver.md, R1 and B3).
+"""The multiset relaxation under talon pairs, and phase 2's probe (docs/solver.md, multiset-relaxation and probe).
 
 Under ``waste-pair``/``stock-top`` without ``strict`` the relaxation plays the talon pairs last and
 keeps in its keys only the counts its pyramid can still change.  These tests compare it with the
@@ -18,7 +18,7 @@ import pytest
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.layout import COVER_MASK, PYRAMID_SIZE
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import DEFAULT_LIMITS, Verdict, maximise, solve
+from pyramide_cli.solver import DEFAULT_LIMITS, SearchOptions, Verdict, solve
 from pyramide_cli.solver.budget import Budget
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import FIELD_BITS, DealTables, unit
@@ -96,18 +96,16 @@ def test_strict_keeps_every_order_of_the_talon_pairs() -> None:
 
 @pytest.mark.parametrize("probe", [0, 3, 40, None])
 @pytest.mark.parametrize("rules_text", ["T+stock-top", "E+waste-pair", "T+draw-3+waste-pair", "N+stock-top"])
-def test_the_probe_never_changes_verdicts_or_maxima(monkeypatch: pytest.MonkeyPatch, rules_text: str,
-                                                     probe: int | None) -> None:
+def test_the_probe_never_changes_verdicts_or_maxima(rules_text: str, probe: int | None) -> None:
     """Off, cut short after a few positions (the search proper goes on from the best it found), or
     whole: the verdict and the maxima of the plain exhaustive search."""
-    if probe is not None:
-        monkeypatch.setattr(maximise, "PROBE_STATES", probe)
+    options = SearchOptions() if probe is None else SearchOptions(probe_states=probe)
     rules = Rules.parse(rules_text)
     unwinnable = 0
     for seed in range(14):
         position = small_position(seed, rules, seed, slots=2, talon_size=12)
         reference = reference_search(position)
-        result = solve(position)
+        result = solve(position, options=options)
         assert result.verdict is (Verdict.WINNABLE if reference.winnable else Verdict.UNWINNABLE)
         if not reference.winnable:
             unwinnable += 1

@@ -1,4 +1,4 @@
-"""L2, the last pass in segments (solver/segments.py), against the plain exhaustive search.
+"""last-pass-segments, the last pass in segments (solver/segments.py), against the plain exhaustive search.
 
 The segment game is a relaxation of the rest of the last pass: wherever the exhaustive search
 finds a win it must find one too, and wherever there is none its gains must bound the true maxima
@@ -24,30 +24,31 @@ RULES = [Rules.parse(text) for text in ("E", "T", "O", "T+cover-pair", "N+recycl
 
 
 def check_segments(position: Position) -> str:
-    """Compare L2 with the exhaustive search at one last-pass position; say what L1 and L2 made of it
-    (``"both win"``, ``"L2 cuts"``, ``"L1 cuts"``)."""
+    """Compare last-pass-segments with the exhaustive search at one last-pass position; say what
+    buried-waste and last-pass-segments made of it (``"both win"``, ``"last-pass-segments cuts"``,
+    ``"buried-waste cuts"``)."""
     tables = DealTables(position.deal)
     budget = Budget(Limits())
     relaxation = Relaxation(tables, budget)
     segments = LastPassSegments(tables, relaxation, budget)
     reach = l1_reach(position, tables, relaxation)
     if reach is None:
-        return "L1 cuts"
+        return "buried-waste cuts"
     talon = position.talon
     gains = segments.gains(position.pyramid, tables.shape(position.pyramid), talon, position.drawn,
                            (talon ^ reach).bit_length())
-    return check_cut(position, gains, (reach & tables.talon_kings).bit_count(), "L2")
+    return check_cut(position, gains, (reach & tables.talon_kings).bit_count(), "last-pass-segments")
 
 
 def test_segments_cut_only_lost_positions_and_bound_their_maxima() -> None:
-    """A fixed sweep that must see L2 cut where L1 cannot (so that the rule is exercised) and never
-    cut a win."""
-    seen = {"both win": 0, "L2 cuts": 0, "L1 cuts": 0}
+    """A fixed sweep that must see last-pass-segments cut where buried-waste cannot (so that the rule
+    is exercised) and never cut a win."""
+    seen = {"both win": 0, "last-pass-segments cuts": 0, "buried-waste cuts": 0}
     for rules in RULES:
         for seed in range(40):
             position = last_pass_position(rules, seed, seed, 1 + seed % 2, 2 + seed % 5)
             seen[check_segments(position)] += 1
-    assert seen["L2 cuts"] >= 10 and seen["both win"] >= 10, seen
+    assert seen["last-pass-segments cuts"] >= 10 and seen["both win"] >= 10, seen
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

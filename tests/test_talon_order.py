@@ -1,4 +1,4 @@
-"""B2, phase 2's bound with the talon's order under talon pairs (docs/solver.md, B2).
+"""talon-order, phase 2's bound with the talon's order under talon pairs (docs/solver.md, talon-order).
 
 The dynamic programme over the talon's order is compared with the removal game it stands for,
 played out card by card (with and without caps on the cards of a value that may leave alone); the
@@ -20,7 +20,7 @@ from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver.budget import Budget
-from pyramide_cli.solver import DEFAULT_LIMITS
+from pyramide_cli.solver import DEFAULT_LIMITS, SearchRule
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import FIELD_BITS, DealTables, unit
 from pyramide_cli.solver.talon_order import WIDE, TalonOrderBound, most_removed, most_removed_capped, wide_max
@@ -79,7 +79,7 @@ def test_the_programme_over_the_talon_order_is_the_removal_game() -> None:
 
 
 def test_the_capped_programme_bounds_the_removal_game_with_caps() -> None:
-    """With caps (B2's caps): the most cards, the most cards with the caps added, and the pairs are
+    """With caps (talon-order's caps): the most cards, the most cards with the caps added, and the pairs are
     never below the game's, and below the programme's without caps somewhere."""
     rng = random.Random(12)
     lower = 0
@@ -134,7 +134,7 @@ RULES_WITH_TALON_PAIRS = ["T+stock-top", "T+waste-pair", "E+stock-top", "N+stock
 
 
 class Uncapped(TalonOrderBound):
-    """B2 without its caps."""
+    """talon-order without its caps."""
 
     def _know(self, pyramid: int, counts: int) -> tuple[int, int, int, int, int, tuple[tuple[int, int, int], ...], int]:
         known = super()._know(pyramid, counts)
@@ -152,7 +152,7 @@ def most_allowed(bound: TalonOrderBound, position: Position, counts: int, gains:
 
 @pytest.mark.parametrize("rules_text", RULES_WITH_TALON_PAIRS)
 def test_the_bound_is_never_below_what_the_plain_search_removes(rules_text: str) -> None:
-    """At random small positions: B2's bound on the cards still removable reaches the most the
+    """At random small positions: talon-order's bound on the cards still removable reaches the most the
     exhaustive search removes (so it never cuts off a better line), and it is below the
     relaxation's at some of them (so it does prune), and with its caps below itself without them."""
     rules = Rules.parse(rules_text)
@@ -179,4 +179,4 @@ def test_the_bound_is_never_below_what_the_plain_search_removes(rules_text: str)
 @pytest.mark.parametrize(("rules_text", "number"), [("T+stock-top", 614), ("T+waste-pair", 300)])
 def test_whole_solves_with_and_without_the_bound_agree(monkeypatch: pytest.MonkeyPatch, rules_text: str,
                                                        number: int) -> None:
-    solve_with_and_without(monkeypatch, Deal.from_number(number, Rules.parse(rules_text)), "TalonOrderBound")
+    solve_with_and_without(Deal.from_number(number, Rules.parse(rules_text)), SearchRule.TALON_ORDER)

@@ -1,9 +1,9 @@
-"""B4, the talon-set game under talon pairs (docs/solver.md, B4).
+"""talon-set, the talon-set game under talon pairs (docs/solver.md, talon-set).
 
 The game's search (its talon pairs played last, a search for "at least so many" with what it proved
 kept) is compared with the game played out by its definition, every order of moves tried; its bound
 with the most cards the plain exhaustive search of ``reference_search.py`` removes from random small
-positions (never lower, and lower than B2's somewhere, or it would prune nothing); and whole solves
+positions (never lower, and lower than talon-order's somewhere, or it would prune nothing); and whole solves
 with and without it must give the same maxima.
 """
 
@@ -16,7 +16,7 @@ import pytest
 
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import DEFAULT_LIMITS
+from pyramide_cli.solver import DEFAULT_LIMITS, SearchRule
 from pyramide_cli.solver.budget import Budget
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import DealTables
@@ -122,7 +122,7 @@ def most_reached(bound: TalonSetBound, pyramid: int, talon: int, start: int) -> 
 def test_the_search_is_the_game_and_bounds_what_the_plain_search_removes(rules_text: str) -> None:
     """At random small positions: the search's answer is the game's own most cards (asked from above,
     so that what it proved of the positions on the way is reused, as in a solve), never below what
-    the exhaustive search removes (it never cuts off a better line), and below B2's somewhere."""
+    the exhaustive search removes (it never cuts off a better line), and below talon-order's somewhere."""
     rules = Rules.parse(rules_text)
     below_order = 0
     for seed in range(40):
@@ -153,6 +153,6 @@ def test_the_search_is_the_game_and_bounds_what_the_plain_search_removes(rules_t
 @pytest.mark.parametrize(("rules_text", "number"), [("T+stock-top", 191), ("T+waste-pair", 9)])
 def test_whole_solves_with_and_without_the_game_agree(monkeypatch: pytest.MonkeyPatch, rules_text: str,
                                                       number: int) -> None:
-    _, without, reached = solve_with_and_without(monkeypatch, Deal.from_number(number, Rules.parse(rules_text)),
-                                                 "TalonSetBound")
+    _, without, reached = solve_with_and_without(Deal.from_number(number, Rules.parse(rules_text)),
+                                                 SearchRule.TALON_SET)
     assert reached <= (without.max_pyramid_removed, without.max_removed)

@@ -1,4 +1,4 @@
-"""L5, the last pass's waste in its order (solver/waste_stack.py), against the plain exhaustive search.
+"""waste-stack, the last pass's waste in its order (solver/waste_stack.py), against the plain exhaustive search.
 
 The waste-stack game is a relaxation of the rest of the last pass under ``draw-3``: wherever the
 exhaustive search finds a win it must be able to clear the pyramid too, and wherever it cannot its
@@ -26,9 +26,10 @@ RULES = [Rules.parse(text) for text in ("T+draw-3", "E+draw-3", "O+draw-3", "T+d
 
 
 def check_waste_stack(position: Position, waste_stack: WasteStack | None = None) -> str:
-    """Compare L5 with the exhaustive search at one last-pass position; say what L1 and L5 made of it
-    (``"L1 cuts"``, ``"L5 cuts"``, ``"both win"``).  ``waste_stack``: one of the position's deal, to
-    reuse its tables as the search does (else a new one)."""
+    """Compare waste-stack with the exhaustive search at one last-pass position; say what
+    buried-waste and waste-stack made of it (``"buried-waste cuts"``, ``"waste-stack cuts"``,
+    ``"both win"``).  ``waste_stack``: one of the position's deal, to reuse its tables as the search
+    does (else a new one)."""
     if waste_stack is None:
         tables = DealTables(position.deal)
         budget = Budget(Limits())
@@ -36,17 +37,17 @@ def check_waste_stack(position: Position, waste_stack: WasteStack | None = None)
     tables = waste_stack.tables
     reach = l1_reach(position, tables, waste_stack.relaxation)
     if reach is None:
-        return "L1 cuts"
+        return "buried-waste cuts"
     stock = position.talon >> position.drawn << position.drawn
     gains = waste_stack.search(position.pyramid, reach ^ stock, tables.counts(stock))
-    return check_cut(position, gains, (stock & tables.talon_kings).bit_count(), "L5")
+    return check_cut(position, gains, (stock & tables.talon_kings).bit_count(), "waste-stack")
 
 
 def test_waste_stack_cuts_only_lost_positions_and_bounds_their_maxima() -> None:
-    """A fixed sweep that must see L5 cut where L1 cannot (so that the rule is exercised) and never cut
-    a win; the positions of a deal share one game, as the search's nodes do (so its table must tell
-    their wastes apart)."""
-    seen = {"both win": 0, "L5 cuts": 0, "L1 cuts": 0}
+    """A fixed sweep that must see waste-stack cut where buried-waste cannot (so that the rule is
+    exercised) and never cut a win; the positions of a deal share one game, as the search's nodes do
+    (so its table must tell their wastes apart)."""
+    seen = {"both win": 0, "waste-stack cuts": 0, "buried-waste cuts": 0}
     for rules in RULES:
         for deal_number in range(6):
             tables = DealTables(Deal.from_number(deal_number, rules))
@@ -55,7 +56,7 @@ def test_waste_stack_cuts_only_lost_positions_and_bounds_their_maxima() -> None:
             for seed in range(20):
                 position = last_pass_position(rules, deal_number, seed, 1 + seed % 2, seed % 4, deep_waste=True)
                 seen[check_waste_stack(position, shared)] += 1
-    assert seen["L5 cuts"] >= 30 and seen["both win"] >= 30, seen
+    assert seen["waste-stack cuts"] >= 30 and seen["both win"] >= 30, seen
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -232,10 +232,10 @@ class TalonCards(Walks):
         started from with the same talon (the rest was seen), and in any case at the second
         recycle (the talon no longer changes, so each later pass repeats the one after the first
         recycle).  A removal is taken at its first occurrence: a later one leaves the same cards
-        and the same pointer with at least as many actions and recycles spent (docs/solver.md, W1).
+        and the same pointer with at least as many actions and recycles spent (docs/solver.md, walk-edges).
 
         ``drop``: talon bits that vanish at a recycle (the solver's talon kings, docs/solver.md
-        K2); ``limit``: a recycle limit lower than the rules' (a search restricted to fewer
+        talon-kings-at-top); ``limit``: a recycle limit lower than the rules' (a search restricted to fewer
         passes); ``wanted``: the talon cards whose single events the caller wants (kings
         included; the others are left out, their first occurrence still counts as seen).
         """

@@ -24,12 +24,13 @@ from ..engine.rules import Rules
 from .budget import DEFAULT_LIMITS, DEFAULT_MAX_STATES, Budget, Limit, LimitReached, Limits
 from .lines import LineBuilder, multiset_line, replay_steps, step_move
 from .relaxation import Relaxation
+from .rules import DEFAULT_OPTIONS, SearchOptions, SearchRule
 from .tables import DealTables
 from .talon_search import Step, TalonSearch
 
 __all__ = [
-    "DEFAULT_LIMITS", "DEFAULT_MAX_STATES", "Limit", "Limits", "SolveResult", "Verdict", "solve",
-    "uses_multiset_search",
+    "DEFAULT_LIMITS", "DEFAULT_MAX_STATES", "Limit", "Limits", "SearchOptions", "SearchRule", "SolveResult",
+    "Verdict", "solve", "uses_multiset_search",
 ]
 
 
@@ -101,15 +102,19 @@ def _start_position(target: Game | Position | Deal | str) -> Position:
     raise TypeError(f"solve() takes a Game, Position, Deal or deal code, not {type(target).__name__}")
 
 
-def solve(target: Game | Position | Deal | str, *, optimal: bool = False, limits: Limits | None = None) -> SolveResult:
+def solve(target: Game | Position | Deal | str, *, optimal: bool = False, limits: Limits | None = None,
+          options: SearchOptions = DEFAULT_OPTIONS) -> SolveResult:
     """Solve a game's current position, a position, or a deal (object or code) from its start.
 
     ``limits`` bounds the search (``None``: :data:`DEFAULT_LIMITS`, ``pyramide solve``'s budget).
     Past ``limits.max_states`` positions the verdict is ``unknown`` and ``limit`` says so, on every
     machine alike; ``limits.timeout`` (seconds) is an opt-in extra cap that makes the answer depend
-    on the machine.  ``optimal=True`` asks for a winning line with the fewest actions.  Raises
-    :class:`~pyramide_cli.engine.errors.DealCodeError` for a bad deal code.
+    on the machine.  ``optimal=True`` asks for a winning line with the fewest actions.  ``options``
+    switches pruning rules off (:class:`SearchOptions`; for tests and measurements: the answers stay
+    the same, the positions grow).  Raises :class:`~pyramide_cli.engine.errors.DealCodeError` for a
+    bad deal code, :class:`ValueError` for a rule that cannot be switched off.
     """
+    options.check()
     position = _start_position(target)
     budget = Budget(DEFAULT_LIMITS if limits is None else limits)
     if position.is_won:
@@ -120,7 +125,7 @@ def solve(target: Game | Position | Deal | str, *, optimal: bool = False, limits
         if uses_multiset_search(position.rules):
             result = _solve_multiset(position, tables, relaxation, budget)
         else:
-            result = _solve_talon(position, tables, relaxation, budget)
+            result = _solve_talon(position, tables, relaxation, budget, options)
         if optimal and result.verdict is Verdict.WINNABLE:
             from .optimal import shortest_line
 
@@ -181,8 +186,9 @@ def _multiset_best_line(position: Position, tables: DealTables, relaxation: Rela
                 return tuple(builder.moves)
 
 
-def _solve_talon(position: Position, tables: DealTables, relaxation: Relaxation, budget: Budget) -> SolveResult:
-    search = TalonSearch(tables, relaxation, budget, last_pass_cut=not position.rules.talon_pairs)
+def _solve_talon(position: Position, tables: DealTables, relaxation: Relaxation, budget: Budget,
+                 options: SearchOptions) -> SolveResult:
+    search = TalonSearch(tables, relaxation, budget, last_pass_cut=not position.rules.talon_pairs, options=options)
     recycles = 0 if position.rules.recycle_limit is None else position.recycles
     counts = tables.counts(position.talon)
     if search.find_win(position.pyramid, position.talon, position.drawn, recycles, counts):

@@ -1,8 +1,9 @@
 """Questions the ``--optimal`` A* asks of the exact talon search about passes (docs/solver.md).
 
-* R2, the pass check (:class:`PassCheck`): can this position be won before the next recycle?
-* F1 (:meth:`PassCheck.first_winning_pass`): which is the first pass a win from the start can end in?
-* F2 (:class:`FirstPass`): when no win ends in the start's pass, every (pyramid, talon) the next pass
+* pass-check (:class:`PassCheck`): can this position be won before the next recycle?
+* first-winning-pass (:meth:`PassCheck.first_winning_pass`): the first pass a win from the start can
+  end in.
+* next-pass-starts (:class:`FirstPass`): when no win ends in the start's pass, every (pyramid, talon) the next pass
   can start from, at the cost it is known to have.
 """
 
@@ -17,11 +18,11 @@ from .tables import DealTables, settle_kings
 from .talon_search import TalonSearch
 
 PASS_CHECK_STATES = 2_000
-"""Positions one "won within this pass?" question may search before it gives up (R2)."""
+"""Positions one "won within this pass?" question may search before it gives up (pass-check)."""
 
 
 class PassCheck:
-    """R2: whether a position can be won before the next recycle, asked of the exact search.
+    """Pass-check: whether a position can be won before the next recycle, asked of the exact search.
 
     If it cannot, every winning line draws the rest of the stock, recycles and draws again: at
     least ``stock + 2`` actions besides its removals.
@@ -58,7 +59,7 @@ class PassCheck:
 
     def first_winning_pass(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
                            first: int) -> int:
-        """F1: the first pass from ``first`` on a win from the start can end in, as far as the exact
+        """First-winning-pass: the first pass from ``first`` on a win from the start can end in, as far as the exact
         search tells within :data:`FIRST_PASS_STATES` positions a question (``first`` when it cannot tell)."""
         for final in range(first, self.limit):
             search = self._searches.get(final)
@@ -71,15 +72,15 @@ class PassCheck:
 
 
 FIRST_PASS_STATES = 200_000
-"""Positions the start's "won by pass k?" questions may search (F1)."""
+"""Positions the start's "won by pass k?" questions may search (first-winning-pass)."""
 
 
 FIRST_PASS_STATES_F2 = 150_000
-"""Positions F2 may visit in the start's pass before the A* takes that pass itself."""
+"""Positions next-pass-starts may visit in the start's pass before the A* takes that pass itself."""
 
 
 class FirstPass:
-    """F2: every (pyramid, talon) the start's pass can reach, when no win ends in that pass.
+    """Next-pass-starts: every (pyramid, talon) the start's pass can reach, when no win ends in that pass.
 
     Every line then draws the rest of the stock and recycles, and what it has spent by the start of
     the next pass is the stock, the recycle and its removals — and the cards removed decide those
@@ -89,7 +90,7 @@ class FirstPass:
     from all of them at once with the bound of a pass start, which sees the next pass's draws.
     Positions reached by a pyramid pair last are not sources: the same pair at the start of the
     next pass costs the same.  The enumeration keeps each (pyramid, talon) at its earliest pointer
-    (D1) and drops positions the multiset relaxation proves lost (R1).
+    (time-dominance) and drops positions the multiset relaxation proves lost (multiset-relaxation).
     """
 
     def __init__(self, tables: DealTables, least_removals: Callable[[int, int], int | None],
@@ -147,7 +148,7 @@ class FirstPass:
                 after = talon & ~(1 << card)
                 after_drawn = (after & ((1 << card) - 1)).bit_length()
                 if values[card] == 13:
-                    if card != top or first_waste >> card & 1:  # K3
+                    if card != top or first_waste >> card & 1:  # talon-kings-first-draw
                         children.append((0, 1 << card, after, after_drawn, counts))
                 else:
                     after_counts = counts - units[card]

@@ -33,7 +33,7 @@ class Relaxation:
 
     def __init__(self, tables: DealTables, budget: Budget, talon_pairs: bool | None = None) -> None:
         """``talon_pairs``: whether two talon cards may pair (default: as the rules say; ``False`` gives
-        the multiset game without talon pairs, which B2 asks about)."""
+        the multiset game without talon pairs, which talon-order asks about)."""
         rules = tables.rules
         self.tables = tables
         self.budget = budget

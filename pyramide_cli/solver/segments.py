@@ -1,4 +1,4 @@
-"""L2 — the last pass in segments: a relaxation of the last allowed pass that keeps the stock's order.
+"""last-pass-segments — the last pass in segments: a relaxation of the last allowed pass that keeps the stock's order.
 
 In the last pass (limited recycles, no talon pairs) a talon card no remaining pyramid card pairs
 with (a *dead* card, kings aside) can never leave, so once it is on the waste every card under it
@@ -13,7 +13,7 @@ the cards of the current segment (any order, every card available from the segme
 may move on to the next segment, leaving the current one's cards behind for good.  Every real line
 of the pass is a line of it (each removal with a talon card happens in that card's segment), so
 when it cannot clear the pyramid the position is lost, and the most cards it can remove bound the
-real maxima from above.  See docs/solver.md, L2.
+real maxima from above.  See docs/solver.md, last-pass-segments.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ class LastPassSegments:
 
     def gains(self, pyramid: int, shape: Shape, talon: int, drawn: int, waste_cut: int) -> Gains | None:
         """``None`` when the segment game of this last-pass node can clear the pyramid, else upper
-        bounds on the (pyramid cards, non-king cards) still removable.  ``waste_cut``: L1's cut, the
-        waste below it is buried.  Also ``None`` when the stock holds no dead card (L1 decides then)."""
+        bounds on the (pyramid cards, non-king cards) still removable.  ``waste_cut``: buried-waste's cut, the
+        waste below it is buried.  Also ``None`` when the stock holds no dead card (buried-waste decides then)."""
         dead = talon & shape.dead_talon
         stock = talon >> drawn << drawn
         if not stock & dead:
@@ -47,7 +47,7 @@ class LastPassSegments:
         tables = self.tables
         need = shape.need
         counts = tables.counts
-        later = [counts(talon >> waste_cut << waste_cut & ~stock)]  # the waste L1 leaves in reach ...
+        later = [counts(talon >> waste_cut << waste_cut & ~stock)]  # the waste buried-waste leaves in reach ...
         low_end = drawn  # ... and the stock, from its top card: segment by segment
         rest = stock & dead
         while rest:

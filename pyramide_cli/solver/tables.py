@@ -182,7 +182,7 @@ def _uncovered_by(pyramid: int, removed: int) -> int:
 
 
 def settle_kings(tables: DealTables, pyramid: int) -> tuple[int, list[int]]:
-    """Remove the free pyramid kings, and the kings they free, one at a time (K1): the pyramid
+    """Remove the free pyramid kings, and the kings they free, one at a time (pyramid-kings): the pyramid
     left and the king bits in the order removed."""
     kings = []
     while True:

@@ -1,4 +1,4 @@
-"""B2: under talon pairs, a bound on the talon cards still removable that keeps the talon's order.
+"""talon-order: under talon pairs, a bound on the talon cards still removable that keeps the talon's order.
 
 The relaxation (relaxation.py) lets any two talon cards making 13 pair, wherever they lie.  In the
 real game two talon cards pair only as neighbours among the talon cards left (the waste top with
@@ -9,7 +9,7 @@ card leaves otherwise only with a pyramid card, and talon pairs only take talon 
 pyramid removals of any real line are a line of the multiset game *without* talon pairs: a talon
 card whose value no line of that game pairs with a pyramid card can leave only in a talon pair.
 
-Hence two upper bounds on the non-king cards still removable from a position, often below B1's:
+Hence two upper bounds on the non-king cards still removable from a position, often below branch-and-bound's:
 
 * the relaxation's pyramid cards plus the most talon cards that can leave when the cards of the
   values that game uses may leave alone and every other card only in a non-crossing pair of cards
@@ -17,12 +17,12 @@ Hence two upper bounds on the non-king cards still removable from a position, of
 * the most cards the multiset game without talon pairs removes, plus twice the most talon pairs
   that order allows (a pair and at most the pairs the counts of the cards between it make).
 
-And, where a value has more talon cards than it may lose alone, the same two with caps (B2's caps):
+And, where a value has more talon cards than it may lose alone, the same two with caps (talon-order's caps):
 the talon cards that leave alone make, with the pyramid's removals, a line of that game, so no more
 cards of a value ``v`` leave alone than the most any of its lines pairs with pyramid cards (its
 cap), while the cards inside a pair that no partner inside it can take must leave alone.
 
-docs/solver.md, B2.
+docs/solver.md, talon-order.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ class TalonOrderBound:
         return pyramid_gain + (most if most < spared else spared) >= room
 
     def _programme(self, cards: int, alone: int, known: Known) -> tuple[int, int, int, int]:
-        """What B2 needs of the programme over the talon's order (the cards counted outside it aside):
+        """What talon-order needs of the programme over the talon's order (the cards counted outside it aside):
         the bound on the talon cards, twice the bound on the pairs; the most cards, and the most with
         the capped cards that leave alone counted by the caps (the same without caps)."""
         if not known[3]:
@@ -108,7 +108,7 @@ class TalonOrderBound:
         return (most if most < spared else spared), 2 * pairs, most, spared
 
     def _know(self, pyramid: int, counts: int) -> Known:
-        """What B2 keeps per pyramid and count vector: the talon cards that may leave alone, the most
+        """What talon-order keeps per pyramid and count vector: the talon cards that may leave alone, the most
         cards the multiset game without talon pairs removes, the talon cards whose partner value the
         counts hold; and the caps: a key naming the values with more cards than their cap, the most
         of them any line of that game pairs with pyramid cards (0: none; shifted to its place in the
@@ -214,48 +214,8 @@ def most_removed(cards: int, alone: int, partners: tuple[int, ...], units: tuple
     including) ``u`` can all leave (``u`` a card of ``cards`` or :data:`END`); ``most[t]`` and
     ``pairs[t]`` are the bounds for the cards from ``t`` on; ``after[t]`` is the next card after ``t``;
     ``below[t]`` the count vector of the cards from ``t`` on."""
-    removable = [0] * (END + 1)
-    most = [0] * (END + 1)
-    pairs = [0] * (END + 1)
-    after = [END] * (END + 1)
-    below = [0] * (END + 1)
-    removable[END] = 1 << END
-    following = END
-    rest = cards
-    while rest:
-        left = rest.bit_length() - 1
-        rest ^= 1 << left
-        inner = removable[following]
-        reach = 1 << left
-        best = most[following]
-        best_pairs = pairs[following]
-        if alone >> left & 1:
-            reach |= inner
-            best += 1
-        matches = partners[left] & inner
-        while matches:
-            low = matches & -matches
-            matches ^= low
-            right = low.bit_length() - 1
-            beyond = after[right]
-            reach |= removable[beyond]
-            span = (cards >> left & ((2 << (right - left)) - 1)).bit_count()
-            if span + most[beyond] > best:
-                best = span + most[beyond]
-            if span // 2 + pairs[beyond] > best_pairs:  # else the counts cannot do better either
-                inside = below[following] - below[right]
-                found = totals.get(inside)
-                if found is None:
-                    found = pair_total(inside, totals)
-                if found + 1 + pairs[beyond] > best_pairs:
-                    best_pairs = found + 1 + pairs[beyond]
-        removable[left] = reach
-        most[left] = best
-        pairs[left] = best_pairs
-        after[left] = following
-        below[left] = below[following] + units[left]
-        following = left
-    return most[following], pairs[following]
+    most, pairs, _ = most_removed_capped(cards, alone, partners, units, totals, 0, ())
+    return most, pairs
 
 
 def inside_of(inside: int, checks: tuple[Check, ...]) -> int:
@@ -281,7 +241,8 @@ def most_removed_capped(cards: int, alone: int, partners: tuple[int, ...], units
     Returns (the most cards, the bound on the pairs, the most cards counting no capped card that
     leaves alone outside every pair and none inside a pair that must: add the caps to it).
     ``insides`` memoises, by an inside's count vector, what :func:`inside_of` says of it under
-    these ``checks``."""
+    these ``checks``; with no ``checks`` it is :func:`most_removed` (the inside's pairs as
+    :func:`pair_total` counts them; the third figure is then the first)."""
     removable = [0] * (END + 1)
     most = [0] * (END + 1)
     pairs = [0] * (END + 1)
@@ -311,19 +272,21 @@ def most_removed_capped(cards: int, alone: int, partners: tuple[int, ...], units
             right = low.bit_length() - 1
             beyond = after[right]
             reach |= removable[beyond]
-            inside = below[following] - below[right]
-            found = insides.get(inside)
-            if found is None:
-                found = insides[inside] = inside_of(inside, checks)
-            if found < 0:
-                continue  # a value's cards inside need more than its cap
             span = (cards >> left & ((2 << (right - left)) - 1)).bit_count()
+            found = 0
+            if checks or span // 2 + pairs[beyond] > best_pairs:  # else the counts cannot do better either
+                inside = below[following] - below[right]
+                found = insides.get(inside)
+                if found is None:
+                    found = insides[inside] = inside_of(inside, checks)
+                if found < 0:
+                    continue  # a value's cards inside need more than its cap
+                if (found & 15) + 1 + pairs[beyond] > best_pairs:
+                    best_pairs = (found & 15) + 1 + pairs[beyond]
             if span + most[beyond] > best:
                 best = span + most[beyond]
             if span - (found >> 4) + spared[beyond] > best_spared:
                 best_spared = span - (found >> 4) + spared[beyond]
-            if (found & 15) + 1 + pairs[beyond] > best_pairs:
-                best_pairs = (found & 15) + 1 + pairs[beyond]
         removable[left] = reach
         most[left] = best
         pairs[left] = best_pairs

@@ -7,53 +7,70 @@ possible somewhere along that deterministic walk (each at its first occurrence).
 at the end of the last allowed pass (with unlimited recycles: after one whole cycle).
 
 Phase 1 (:meth:`TalonSearch.find_win`) looks for a win with every pruning rule of
-docs/solver.md.  When there is none, phase 2 (:meth:`TalonSearch.maximise`) finds the most
-pyramid cards and the most cards in all that can be removed, by branch and bound over the
-positions phase 1 set aside.  Both are depth-first with a transposition table.
+docs/solver.md (:class:`~pyramide_cli.solver.rules.SearchRule`).  When there is none, phase 2
+(:class:`~pyramide_cli.solver.maximise.Maximiser`) finds the most pyramid cards and the most cards
+in all that can be removed, by branch and bound over the positions phase 1 set aside.  Both are
+depth-first over the search's transposition table.
 """
 
 from __future__ import annotations
 
 from .budget import Budget, SearchCapped
-from .maximise import PASS_SHIFT, TALON_KEY_SHIFT, Maximise, Step
+from .maximise import PASS_SHIFT, TALON_KEY_SHIFT, Maximiser, Step
 from .relaxation import KEY_SHIFT, Gains, Relaxation
+from .rules import DEFAULT_OPTIONS, SearchOptions, SearchRule
 from .segments import LastPassSegments
-from .talon_order import TalonOrderBound
-from .talon_set import TalonSetBound
 from .tables import DealTables, Shape
 from .waste_stack import WasteStack
 
+Deferred = tuple[int, int, int, int, int, tuple[Step, ...], int, int]
+"""A node phase 1 set aside: (pyramid, talon, drawn, recycles, counts, path, bound on the pyramid cards,
+bound on the cards in all)."""
 
-class TalonSearch(Maximise):
+
+class TalonSearch:
     """Depth-first search over the exact positions of one deal (see the module docstring)."""
 
     def __init__(self, tables: DealTables, relaxation: Relaxation, budget: Budget,
-                 recycle_limit: int | None = None, last_pass_cut: bool = False) -> None:
+                 recycle_limit: int | None = None, last_pass_cut: bool = False,
+                 options: SearchOptions = DEFAULT_OPTIONS) -> None:
         """``recycle_limit``: search only wins using at most that many recycles (limited rules only;
         ``None``: the rules' own limit).  ``last_pass_cut``: in the last allowed pass, also cut
-        positions whose reachable talon cannot win the multiset game (L1; draw-1 without talon
-        pairs only)."""
+        positions whose reachable talon cannot win the multiset game (buried-waste, and after it
+        last-pass-segments or waste-stack; no talon pairs only).  ``options``: the rules switched off."""
         rules = tables.rules
+        uses = options.check().uses
         self.tables = tables
         self.relaxation = relaxation
         self.budget = budget
+        self.options = options
         self.limit = rules.recycle_limit if recycle_limit is None else recycle_limit
-        self.last_pass_cut = last_pass_cut
+        self.last_pass_cut = last_pass_cut and uses(SearchRule.BURIED_WASTE)
+        self.relaxation_cuts = uses(SearchRule.MULTISET_RELAXATION)
+        self.bounds = uses(SearchRule.BRANCH_AND_BOUND)
         self.segments = (LastPassSegments(tables, relaxation, budget)
-                         if last_pass_cut and not rules.strict and rules.draw_count == 1 else None)
-        """L2, with L1 under draw-1 (not under ``strict``, where R1 already cuts every position holding a
-        dead card; not under ``draw-3``, where it cost more than it saved)."""
+                         if self.last_pass_cut and not rules.strict and rules.draw_count == 1
+                         and uses(SearchRule.LAST_PASS_SEGMENTS) else None)
+        """Last-pass-segments, after buried-waste under draw-1 (not under ``strict``, where
+        multiset-relaxation already cuts every position holding a dead card; not under ``draw-3``)."""
         self.draw_count = rules.draw_count
-        self.waste_stack = WasteStack(tables, relaxation, budget) if last_pass_cut and rules.draw_count > 1 else None
-        """L5, the last pass's waste in its order (draw-3: after L1, in both phases)."""
+        self.waste_stack = (WasteStack(tables, relaxation, budget)
+                            if self.last_pass_cut and rules.draw_count > 1 and uses(SearchRule.WASTE_STACK) else None)
+        """Waste-stack, the last pass's waste in its order (draw-3: after buried-waste, in both phases)."""
+        self.key_of = (_draw_one_key if rules.draw_count == 1
+                       else _draw_three_key if self.limit is not None
+                       else _pass_start_key if uses(SearchRule.PASS_START) else _draw_three_key_untimed)
+        """``(search, pyramid, talon, drawn, recycles)`` → (transposition key, the node's time): a later
+        time on the same key is dominated (time-dominance, recycle-dominance); a plain function."""
+        self.marks_pass_start = self.key_of is _pass_start_key
         self.strict = rules.strict
         self.stock_top = rules.stock_top
         self.waste_pair = rules.waste_pair
-        # Under draw-1 a talon king is removed the moment it reaches the top (docs/solver.md, K2).
+        # Under draw-1 a talon king is removed the moment it reaches the top (talon-kings-at-top).
         self.silent_kings = rules.draw_count == 1
         self.plain = rules.plain_talon
         self.tops_only = rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top
-        """Only the waste top is in play, and nothing vanishes at a recycle (no K2 under draw-3)."""
+        """Only the waste top is in play, and nothing vanishes at a recycle (no talon-kings-at-top under draw-3)."""
         self.walk_tops = tables.talon_cards.walk_tops
         self.kings = tables.talon_kings
         self.talon_cards = tables.talon_cards
@@ -64,30 +81,30 @@ class TalonSearch(Maximise):
         with the search (a bound method kept on the search would make a reference cycle)."""
         self.talon_rules = self.talon_cards.talon_rules
         self.drop = tables.talon_kings if self.silent_kings else 0
-        """Talon bits that vanish at a recycle: the talon kings under draw-1 (K2)."""
+        """Talon bits that vanish at a recycle: the talon kings under draw-1 (talon-kings-at-top)."""
         self.memo: dict[int, int] = {}
         """Key → the earliest time searched without a win."""
         self.won: dict[int, int] = {}
         """Key → the latest time a win was found from (a win from a time is a win from any earlier)."""
         self.path: list[Step] = []
-        self.deferred: list[tuple[int, int, int, int, int, tuple[Step, ...], int, int]] = []
+        self.deferred: list[Deferred] = []
         self.max_pyramid = -1
         self.max_all = -1
         self.best = (-1, -1)
         self.best_path: tuple[Step, ...] = ()
-        self.talon_first = False
-        """Phase 2's probe (B3) tries the removals using talon cards first."""
-        self.gains: dict[int, Gains] = {}
-        """B1's gains by pyramid and count vector (phase 2 asks the same ones at many nodes)."""
-        self.order_bound = TalonOrderBound(tables, budget) if rules.waste_pair or rules.stock_top else None
-        """B2, phase 2's bound on the cards in all with the talon's order (talon pairs only)."""
-        self.talon_set = (TalonSetBound(tables, relaxation, budget, self.order_bound)
-                          if self.order_bound is not None else None)
-        """B4, the talon-set game, asked where B2 lets a node through."""
+
+    def maximise(self) -> None:
+        """Phase 2, after :meth:`find_win` failed: the maxima by branch and bound (:class:`Maximiser`)."""
+        Maximiser(self).run()
+
+    def key_and_time(self, pyramid: int, talon: int, drawn: int, recycles: int) -> tuple[int, int]:
+        """Transposition key and the node's time (a later time on the same key is dominated)."""
+        return self.key_of(self, pyramid, talon, drawn, recycles)
 
     # -- positions ---------------------------------------------------------------------------------
     def normalise(self, pyramid: int, talon: int, drawn: int) -> tuple[int, int, int]:
-        """Play the forced moves (K1, K2): free pyramid kings, and under draw-1 the talon kings.
+        """Play the forced moves (pyramid-kings, talon-kings-at-top): free pyramid kings, and under draw-1
+        the talon kings.
 
         Pyramid kings are appended to :attr:`path`; talon kings are left to the line builder,
         which removes each king the moment it reaches the top (the search's talon simply no
@@ -113,23 +130,11 @@ class TalonSearch(Maximise):
     def is_won(self, pyramid: int, talon: int) -> bool:
         return not pyramid and not (self.strict and talon)
 
-    def key_and_time(self, pyramid: int, talon: int, drawn: int, recycles: int) -> tuple[int, int]:
-        """Transposition key and the node's time (D1: a later time on the same key is dominated)."""
-        if self.draw_count == 1:
-            key = pyramid | talon << KEY_SHIFT
-            return key, 0 if self.limit is None else recycles << PASS_SHIFT | drawn
-        if self.limit is None:  # D4: a pointer the pass from the start walks through is the pass's start
-            on_waste = (talon & ((1 << drawn) - 1)).bit_count()
-            if not on_waste % self.draw_count or on_waste == talon.bit_count():
-                drawn = 0
-            return pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT, 0
-        return pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT, recycles
-
     def note(self, pyramid: int, talon: int, recycles: int) -> None:
         """Record how far this node got (and the path to it, for hints).
 
         Under draw-1 the talon kings still below the waste top count as removed when a recycle is
-        left: the walk brings each to the top, where it goes at once (K2).
+        left: the walk brings each to the top, where it goes at once (talon-kings-at-top).
         """
         removed_pyramid = 28 - pyramid.bit_count()
         removed_all = 52 - pyramid.bit_count() - talon.bit_count()
@@ -208,6 +213,8 @@ class TalonSearch(Maximise):
 
     # -- phase 1: is there a win? --------------------------------------------------------------------
     def find_win(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int) -> bool:
+        """Whether the node can be won; on a win :attr:`path` holds its steps.  A node a relaxation
+        proves lost is set aside for phase 2 (:attr:`deferred`) with the bounds the relaxation gave."""
         path = self.path
         base = len(path)
         tables = self.tables
@@ -217,14 +224,7 @@ class TalonSearch(Maximise):
             shape = tables.shape(pyramid)
         if not pyramid and not (self.strict and talon):
             return True
-        if self.draw_count == 1:
-            key = pyramid | talon << KEY_SHIFT
-            time = 0 if self.limit is None else recycles << PASS_SHIFT | drawn
-        elif self.limit is not None:  # key_and_time, inline
-            key = pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT
-            time = recycles
-        else:
-            key, time = self.key_and_time(pyramid, talon, drawn, recycles)
+        key, time = self.key_of(self, pyramid, talon, drawn, recycles)
         won = self.won.get(key) if self.won else None
         if won is not None and time <= won:
             return True  # a win from here was found earlier (only when answering can_win)
@@ -243,74 +243,101 @@ class TalonSearch(Maximise):
                     or 52 - pyramid.bit_count() - talon.bit_count() + (talon & tables.talon_kings).bit_count()
                     > self.max_all):
                 self.note(pyramid, talon, recycles)
-            relaxation = self.relaxation
-            relaxed_key = pyramid | (counts & (shape.need if relaxation.mask_useless
-                                               else relaxation.key_mask(shape))) << KEY_SHIFT
-            gains = None  # R1 (and L1): the relaxation's exact gains when it cannot win, else None
-            if relaxed_key not in relaxation.wins:
-                # (under pairs_last what is stored leaves out the pairs of the values no card needs)
-                gains = None if relaxation.pairs_last else relaxation.losses.get(relaxed_key)
-                if gains is None:
-                    gains = relaxation.search(pyramid, counts)
-            if gains is None and self.last_pass_cut and recycles == self.limit:
-                if self.segments is None:  # L1 alone, inline: the multiset game wins on the whole talon
-                    waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
-                    if waste_cut:
-                        reach = counts - tables.counts(talon & ((1 << waste_cut) - 1))
-                        if not relaxation.mask_useless:
-                            gains = relaxation.search(pyramid, reach)
-                        elif pyramid | (reach & shape.need) << KEY_SHIFT not in relaxation.wins:  # search(), inline
-                            gains = relaxation.losses.get(pyramid | (reach & shape.need) << KEY_SHIFT)
-                            if gains is None:
-                                gains = relaxation.search(pyramid, reach)
-                    if gains is None and self.waste_stack is not None:  # L5: the waste in its order
-                        waste = talon & ((1 << drawn) - 1) & (-1 << waste_cut)
-                        if waste & (waste - 1):  # two cards or more (one is always on top: the same game)
-                            gains = self.waste_stack.search(pyramid, waste, tables.counts(talon >> drawn << drawn))
-                else:
-                    gains = self.last_pass_gains(pyramid, shape, talon, drawn, counts, True)[0]
+            gains = self._relaxed_gains(pyramid, talon, drawn, recycles, counts, shape)
             if gains is not None:
-                left = pyramid.bit_count()  # B1's bound, or a larger one (the whole talon counts, kings too)
-                bound_pyramid = 28 - left + gains[0]
-                bound_all = 52 - left - talon.bit_count() + gains[1] + (talon & tables.talon_kings).bit_count()
-                if (bound_pyramid > self.max_pyramid or bound_all > self.max_all
-                        or bound_pyramid == self.best[0] and bound_all > self.best[1]):  # else it never will
-                    self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(path), bound_pyramid,
-                                          bound_all))
-                if self.limit is None and self.draw_count != 1 and key >> TALON_KEY_SHIFT:
-                    memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # D4, as below
-                del path[base:]
-                return False
-            find_win = self.find_win
-            for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children_of(
-                    self, pyramid, talon, drawn, recycles, counts, shape):
-                path.append(step)
-                if find_win(child_pyramid, child_talon, child_drawn, child_recycles, child_counts):
-                    if failed is None:
-                        del memo[key]
-                    else:
-                        memo[key] = failed
-                    if won is None or time > won:
-                        self.won[key] = time
-                    return True
-                path.pop()
+                self._defer(pyramid, talon, drawn, recycles, counts, gains)
+            elif self._a_child_wins(pyramid, talon, drawn, recycles, counts, shape):
+                if failed is None:
+                    del memo[key]
+                else:
+                    memo[key] = failed
+                if won is None or time > won:
+                    self.won[key] = time
+                return True
         except SearchCapped:  # this node was not searched to the end: forget it was tried
             if failed is None:
                 del memo[key]
             else:
                 memo[key] = failed
             raise
-        if self.limit is None and self.draw_count != 1 and key >> TALON_KEY_SHIFT:
-            memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # D4: its pass's start is reached from it
+        if self.marks_pass_start and key >> TALON_KEY_SHIFT:
+            memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # pass-start: its pass's start is reached from it
         del path[base:]
         return False
+
+    def _a_child_wins(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, shape: Shape) -> bool:
+        """Whether some child wins (its steps then stay on :attr:`path`)."""
+        path = self.path
+        find_win = self.find_win
+        for step, child_pyramid, child_talon, child_drawn, child_recycles, child_counts in self.children_of(
+                self, pyramid, talon, drawn, recycles, counts, shape):
+            path.append(step)
+            if find_win(child_pyramid, child_talon, child_drawn, child_recycles, child_counts):
+                return True
+            path.pop()
+        return False
+
+    def _relaxed_gains(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
+                       shape: Shape) -> Gains | None:
+        """Multiset-relaxation (and in the last pass buried-waste, last-pass-segments, waste-stack):
+        the exact gains of a relaxation of the node's game that cannot win, or ``None`` when none
+        rules out a win."""
+        gains = None
+        if self.relaxation_cuts:
+            relaxation = self.relaxation
+            relaxed_key = pyramid | (counts & (shape.need if relaxation.mask_useless
+                                               else relaxation.key_mask(shape))) << KEY_SHIFT
+            if relaxed_key not in relaxation.wins:
+                # (under pairs_last what is stored leaves out the pairs of the values no card needs)
+                gains = None if relaxation.pairs_last else relaxation.losses.get(relaxed_key)
+                if gains is None:
+                    gains = relaxation.search(pyramid, counts)
+        if gains is None and self.last_pass_cut and recycles == self.limit:
+            if self.segments is None:
+                return self._buried_waste_gains(pyramid, talon, drawn, counts, shape)
+            return self.last_pass_gains(pyramid, shape, talon, drawn, counts, True)[0]
+        return gains
+
+    def _buried_waste_gains(self, pyramid: int, talon: int, drawn: int, counts: int, shape: Shape) -> Gains | None:
+        """Buried-waste without segments (:meth:`last_pass_gains`, inline): the multiset game on the
+        talon the last pass still reaches, then under draw-3 the waste-stack game."""
+        tables = self.tables
+        relaxation = self.relaxation
+        gains = None
+        waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
+        if waste_cut:  # else the talon in reach is the whole talon: multiset-relaxation's question
+            reach = counts - tables.counts(talon & ((1 << waste_cut) - 1))
+            if not relaxation.mask_useless:
+                gains = relaxation.search(pyramid, reach)
+            elif (relaxed_key := pyramid | (reach & shape.need) << KEY_SHIFT) not in relaxation.wins:  # search()
+                gains = relaxation.losses.get(relaxed_key)
+                if gains is None:
+                    gains = relaxation.search(pyramid, reach)
+        if gains is None and self.waste_stack is not None:
+            waste = talon & ((1 << drawn) - 1) & (-1 << waste_cut)
+            if waste & (waste - 1):  # two cards or more (one is always on top: the same game)
+                gains = self.waste_stack.search(pyramid, waste, tables.counts(talon >> drawn << drawn))
+        return gains
+
+    def _defer(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, gains: Gains) -> None:
+        """Set a node a relaxation proved lost aside for phase 2, with the bounds its gains give
+        (branch-and-bound's or larger: the whole talon counts, kings too), unless they cannot beat
+        the best found (they never will: the best only grows)."""
+        left = pyramid.bit_count()
+        bound_pyramid = 28 - left + gains[0]
+        bound_all = 52 - left - talon.bit_count() + gains[1] + (talon & self.tables.talon_kings).bit_count()
+        if (not self.bounds or bound_pyramid > self.max_pyramid or bound_all > self.max_all
+                or bound_pyramid == self.best[0] and bound_all > self.best[1]):
+            self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(self.path), bound_pyramid,
+                                  bound_all))
 
     def last_pass_gains(self, pyramid: int, shape: Shape, talon: int, drawn: int,
                         counts: int, relaxed_win: bool = False) -> tuple[Gains | None, int]:
         """At a node of the last pass: upper bounds on what the rest of the game can still remove
-        (``None``: L1 and L2 cannot rule out a win), and the count vector of the talon the pass can
-        still reach (L1: the stock, and the waste down to, not including, its highest card that no
-        pyramid card can remove).  ``relaxed_win``: R1's game on the whole talon is known to win."""
+        (``None``: buried-waste and last-pass-segments cannot rule out a win), and the count vector of
+        the talon the pass can still reach (buried-waste: the stock, and the waste down to, not
+        including, its highest card that no pyramid card can remove).  ``relaxed_win``: the multiset
+        game on the whole talon is known to win."""
         waste_cut = (talon & shape.dead_talon & ((1 << drawn) - 1)).bit_length()
         if waste_cut:
             counts -= self.tables.counts(talon & ((1 << waste_cut) - 1))
@@ -357,3 +384,29 @@ class TalonSearch(Maximise):
             return None
         finally:
             self.budget.cap(None)
+
+
+def _draw_one_key(search: TalonSearch, pyramid: int, talon: int, drawn: int, recycles: int) -> tuple[int, int]:
+    """Draw-1: the key is (pyramid, talon); the time ``recycles·32 + drawn`` (time-dominance: the walk from
+    an earlier time passes every later pointer), always 0 with unlimited recycles."""
+    return pyramid | talon << KEY_SHIFT, 0 if search.limit is None else recycles << PASS_SHIFT | drawn
+
+
+def _draw_three_key(search: TalonSearch, pyramid: int, talon: int, drawn: int, recycles: int) -> tuple[int, int]:
+    """Draw-3, limited recycles: the key holds the pointer, the time is the recycles (recycle-dominance)."""
+    return pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT, recycles
+
+
+def _draw_three_key_untimed(search: TalonSearch, pyramid: int, talon: int, drawn: int,
+                            recycles: int) -> tuple[int, int]:
+    """Draw-3, unlimited recycles, without pass-start: every pointer a key of its own."""
+    return pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT, 0
+
+
+def _pass_start_key(search: TalonSearch, pyramid: int, talon: int, drawn: int, recycles: int) -> tuple[int, int]:
+    """Draw-3, unlimited recycles (pass-start): a pointer the pass from the start walks through (the waste
+    holds a multiple of three cards, or the whole talon) shares the pass start's key."""
+    on_waste = (talon & ((1 << drawn) - 1)).bit_count()
+    if not on_waste % search.draw_count or on_waste == talon.bit_count():
+        drawn = 0
+    return pyramid | talon << KEY_SHIFT | drawn << TALON_KEY_SHIFT, 0

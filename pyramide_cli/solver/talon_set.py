@@ -1,23 +1,25 @@
-"""B4: under talon pairs, the most cards still removable when the talon is a set in its order.
+"""Talon-set: under talon pairs, the most cards still removable when the talon is a set in its order.
 
-The *talon-set game* relaxes the real game's talon differently from the multiset game (B1) and B2:
-the pyramid plays exactly; a talon card may go with any free pyramid card of the partner value at
-any time (the pointer and the passes are forgotten); two talon cards making 13 may go together only
-when no talon card left lies between them (they are neighbours among the talon cards left, as the
-waste top and the stock's top, or the card under the waste top, always are: the waste and the stock
-keep the talon's order, R9).  Every real move is a move of this game, so its most cards removed
-bound the real ones.  Talon kings are left out (B1 counts them as removable already).
+The *talon-set game* relaxes the real game's talon differently from the multiset game (the branch-
+and-bound's) and from talon-order: the pyramid plays exactly; a talon card may go with any free
+pyramid card of the partner value at any time (the pointer and the passes are forgotten); two talon
+cards making 13 may go together only when no talon card left lies between them (they are neighbours
+among the talon cards left, as the waste top and the stock's top, or the card under the waste top,
+always are: the waste and the stock keep the talon's order, R9). Every real move is a move of this
+game, so its most cards removed bound the real ones. Talon kings are left out (branch-and-bound
+counts them as removable already).
 
 Talon pairs are played last: a pair of neighbours stays neighbours while only pyramid moves (which
 never need a talon card's place) come between, so moving every pyramid move of a line before its
-talon pairs keeps the line legal and reaches the same cards.  The most cards of a position are
-then the best, over the positions its pyramid moves reach, of the cards those moves remove plus the
-most talon cards pairs of neighbours can take from what is left (:func:`~.talon_order.most_removed`
-with no card leaving alone).  Unlike B1 and B2, it knows which copy of a value a pyramid card took,
-so the pairs the talon's order allows are counted on the cards the same line leaves.  Where a node
-must match the best's pyramid cards, :meth:`TalonSetBound.joint` asks for both in one line.
+talon pairs keeps the line legal and reaches the same cards. The most cards of a position are then
+the best, over the positions its pyramid moves reach, of the cards those moves remove plus the most
+talon cards pairs of neighbours can take from what is left (:func:`~.talon_order.most_removed` with
+no card leaving alone). Unlike branch-and-bound and talon-order, it knows which copy of a value a
+pyramid card took, so the pairs the talon's order allows are counted on the cards the same line
+leaves. Where a node must match the best's pyramid cards, :meth:`TalonSetBound.joint` asks for both
+in one line.
 
-docs/solver.md, B4.
+docs/solver.md, talon-set.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ class TalonSetBound:
     """The talon-set game of one deal, memoised across the nodes of a solve."""
 
     def __init__(self, tables: DealTables, relaxation: Relaxation, budget: Budget, order: TalonOrderBound) -> None:
-        """``order``: B2, whose bounds hold in this game too (they bound its positions below B1's)."""
+        """``order``: talon-order, whose bounds hold in this game too (they bound its positions below
+        branch-and-bound's)."""
         self.order = order
         partners, units = order.partners, order.units
         self.tables = tables
@@ -54,9 +57,9 @@ class TalonSetBound:
         self._totals: dict[int, int] = {}
 
     def cuts(self, pyramid: int, talon: int, need: int, high: int, pyramid_need: int = 0, wider: int = 0) -> bool:
-        """Whether B4 cuts a node whose pyramid is ``pyramid``, whose talon cards are ``talon`` (no
-        kings) and which must remove ``need`` more cards to beat the best (``high``: B1's bound on them,
-        which B2 let through; ``pyramid_need``, when not 0: it must remove that many pyramid cards too,
+        """Whether talon-set cuts a node whose pyramid is ``pyramid``, whose talon cards are ``talon`` (no
+        kings) and which must remove ``need`` more cards to beat the best (``high``: branch-and-bound's bound on them,
+        which talon-order let through; ``pyramid_need``, when not 0: it must remove that many pyramid cards too,
         or else ``wider`` cards in all).  On trial: once it has been
         asked :data:`TRIAL` times and cut fewer than one node in :data:`TRIAL_SHARE`, it is no longer
         asked in this solve (counted in nodes, so the same on every machine)."""
@@ -75,8 +78,8 @@ class TalonSetBound:
         """Whether the talon-set game removes at least ``need`` cards (pyramid kings included) from the
         pyramid and the talon cards ``talon`` (a mask without kings).  A search for that many, not
         the most: what it proves of a position (at least so many, at most so many) is kept.
-        ``checked``: B1's bound on the position when B1 and B2 were already asked of it for ``need``
-        (0: ask them here)."""
+        ``checked``: branch-and-bound's bound on the position when branch-and-bound and talon-order
+        were already asked of it for ``need`` (0: ask them here)."""
         shape_of = self.tables.shape
         shape = shape_of(pyramid)
         while shape.kings:

@@ -1,16 +1,16 @@
-"""L5 — the last pass's waste in its order: a relaxation of the last allowed pass (draw-3, no talon pairs).
+"""Waste-stack — the last pass's waste in its order: a relaxation of the last allowed pass (draw-3, no talon pairs).
 
 In the last pass no recycle will bring a waste card back, and only the waste's top card is in play,
-so a waste card leaves only after every card above it has gone (L1 is the special case of a card
+so a waste card leaves only after every card above it has gone (buried-waste is the special case of a card
 nothing can remove).  The *waste-stack game* keeps that order and relaxes the rest: the pyramid
-plays exactly; the waste the pass can still reach (L1) is a stack whose top may pair with a free
+plays exactly; the waste the pass can still reach (buried-waste) is a stack whose top may pair with a free
 pyramid card (a king on top goes alone); the stock is a bag of values, any of whose cards may pair
 with a free pyramid card at any time without covering the waste.  Every real line of the rest of
 the pass is a line of this game (a stock card is used once drawn, a waste card once everything
 drawn onto it and everything above it has gone), so when it cannot clear the pyramid neither can
 the real game, and the most cards it removes bound the real maxima from above.  The multiset game
-(R1 with L1) lets any waste card go at any time, and is often one or two cards too high where
-this one is exact or nearly (docs/solver.md, L5).
+(multiset-relaxation with buried-waste) lets any waste card go at any time, and is often one or two cards too high where
+this one is exact or nearly (docs/solver.md, waste-stack).
 
 Within the game, pairing a free card with the waste's top is never worse than pairing it with a
 stock card of the same value (every line of the second is a line of the first, the extra stock
@@ -49,13 +49,13 @@ class WasteStack:
         shapes = tables.shapes
         shape = shapes.get(pyramid) or tables.shape(pyramid)
         kings = 0
-        while shape.kings:  # K1: free pyramid kings go at once
+        while shape.kings:  # pyramid-kings: free pyramid kings go at once
             kings += shape.kings.bit_count()
             pyramid &= ~shape.kings
             shape = shapes.get(pyramid) or tables.shape(pyramid)
         if not pyramid:
             return None
-        waste &= -1 << (waste & shape.dead_talon).bit_length()  # L1: nothing under a dead card comes back
+        waste &= -1 << (waste & shape.dead_talon).bit_length()  # buried-waste: nothing under a dead card comes back
         values = self.values
         waste_kings = 0
         while waste and values[waste.bit_length() - 1] == KING:  # a king on top goes alone, and only frees
