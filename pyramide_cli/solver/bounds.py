@@ -32,6 +32,8 @@ class Heuristic:
         self.limit = rules.recycle_limit
         self._value_talon = tables.talon_cards.value_talon
         self._pyramid: dict[int, PyramidBounds] = {}
+        self._removals: dict[int, int | None] = {}
+        """:meth:`removals` by ``pyramid | counts << 28``."""
         self._passed: dict[int, tuple[int, int] | None] = {}
         """W4/W6 by (pyramid, passed cards' value counts): see :meth:`_passed_counts`."""
         self.dig = Dig(tables)
@@ -78,11 +80,17 @@ class Heuristic:
 
     def removals(self, pyramid: int, counts: int) -> int | None:
         """A lower bound on the removals left (``None``: the pyramid cannot be cleared)."""
-        bounds = self.pyramid_bounds(pyramid)
-        if not self.use_relaxed:
-            return bounds.removals
-        relaxed = self._least_cost(pyramid, counts, 0, bounds)
-        return None if relaxed is None else max(bounds.removals, relaxed)
+        key = pyramid | counts << 28
+        found = self._removals.get(key, MISSING)
+        if found is MISSING:
+            bounds = self.pyramid_bounds(pyramid)
+            if not self.use_relaxed:
+                found = bounds.removals
+            else:
+                relaxed = self._least_cost(pyramid, counts, 0, bounds)
+                found = None if relaxed is None else max(bounds.removals, relaxed)
+            self._removals[key] = found
+        return found
 
     def _least_cost(self, pyramid: int, counts: int, talon_cost: int, bounds: PyramidBounds) -> int | None:
         if bounds.settled:  # the relaxation's own memo, looked up without a call
@@ -360,6 +368,7 @@ MISSING = object()
 
 def _past_nth(cards: int, n: int) -> int:
     """One past the talon index of the ``n``-th lowest card of ``cards`` (``n >= 1``)."""
-    for _ in range(n - 1):
+    while n > 1:
         cards &= cards - 1
+        n -= 1
     return (cards & -cards).bit_length()

@@ -41,6 +41,8 @@ class Dig:
         """(pyramid, run, stock counts) packed in one int -> how many cards of the run can go."""
         self._under: dict[int, int] = {}
         self._partners: dict[int, int] = {}
+        self._stock_takes: dict[int, int] = {}
+        """Per stock count vector, :meth:`_takes`."""
         self._left = 0
 
     def reachable(self, pyramid: int, talon: int, drawn: int, dead: int, lowest: int = 1) -> int:
@@ -50,10 +52,10 @@ class Dig:
         stock = -1
         if self.stock_top and waste & dead:  # a stock card may still take a card no pyramid card can
             stock = self.tables.counts(talon >> drawn << drawn)
-            value_talon = self.tables.talon_cards.value_talon
-            for value in range(1, 13):
-                if stock >> (3 * (value - 1)) & 7:
-                    dead &= ~value_talon[13 - value]
+            taken = self._stock_takes.get(stock)
+            if taken is None:
+                taken = self._stock_takes[stock] = self._takes(stock)
+            dead &= ~taken
         cut = (waste & dead).bit_length()
         run = waste >> cut << cut & -lowest  # nothing digs past a card no pyramid card can remove
         if not run:
@@ -68,6 +70,15 @@ class Dig:
         for _ in range(run.bit_count() - depth):
             run &= run - 1  # drop the lowest cards: only the top ``depth`` can be removed
         return run
+
+    def _takes(self, stock: int) -> int:
+        """Talon indices of the values some card of the stock's count vector ``stock`` pairs with."""
+        value_talon = self.tables.talon_cards.value_talon
+        taken = 0
+        for value in range(1, 13):
+            if stock >> (3 * (value - 1)) & 7:
+                taken |= value_talon[13 - value]
+        return taken
 
     def _run_partners(self, run: int) -> int:
         """Count-vector mask of the stock values that could take a card of ``run`` (``stock-top``)."""
