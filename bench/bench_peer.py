@@ -17,9 +17,11 @@ the comparison is over the winnable ones; deals we find winnable get ``BENCH_PEE
 (default 300 s).  Every verdict and every length is compared.
 
 Environment: ``PYRAMIDE_PEER`` (the peer's executable; without it the bench says so in one line
-and does nothing else), ``BENCH_PEER_DEALS`` (how many deals of the file, default all 200),
-``BENCH_PEER_CSV`` (write the rows), ``BENCH_PEER_RESULTS`` (a CSV of an earlier run: its peer
-columns are reused instead of running the peer again).
+and does nothing else),
+``BENCH_PEER_SLICE`` (``first:last`` of the file's deals, default ``0:200``, to split a run over
+processes), ``BENCH_PEER_CSV`` (write the rows), ``BENCH_PEER_RESULTS`` (comma-separated CSVs of
+earlier runs: their peer columns are reused instead of running the peer again).
+``python bench/bench_peer.py --report A.csv B.csv`` prints the report of earlier runs' rows.
 Regenerate the deal file with ``python bench/bench_peer.py --write-deals``.
 """
 
@@ -102,6 +104,19 @@ def read_deals() -> list[Row]:
     return rows
 
 
+def read_rows(paths: list[str]) -> list[Row]:
+    """The rows of CSV files this bench wrote (``BENCH_PEER_CSV``), in the order given."""
+    rows = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            for r in csv.DictReader(handle):
+                our_length = int(r["our_length"]) if r["our_length"] else None
+                peer_length = int(r["peer_length"]) if r["peer_length"] else None
+                rows.append(Row(int(r["number"]), r["code"], r["ours"], our_length, float(r["our_cpu"]),
+                                int(r["our_states"]), r["peer"], peer_length, float(r["peer_cpu"])))
+    return rows
+
+
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -144,12 +159,15 @@ def main() -> None:
         write_deals()
         print(f"wrote {DEAL_FILE}")
         return
-    rows = read_deals()[: int(os.environ.get("BENCH_PEER_DEALS", str(DEAL_COUNT)))]
+    if "--report" in sys.argv:  # the rows of earlier runs (CSV files), e.g. of several slices
+        report(read_rows(sys.argv[sys.argv.index("--report") + 1:]))
+        return
+    first, _, last = os.environ.get("BENCH_PEER_SLICE", f"0:{DEAL_COUNT}").partition(":")
+    rows = read_deals()[int(first):int(last)]
     peer = os.environ.get("PYRAMIDE_PEER")
     earlier = {}
     if os.environ.get("BENCH_PEER_RESULTS"):
-        with open(os.environ["BENCH_PEER_RESULTS"], encoding="utf-8") as handle:
-            earlier = {int(r["number"]): r for r in csv.DictReader(handle)}
+        earlier = {row.number: row for row in read_rows(os.environ["BENCH_PEER_RESULTS"].split(","))}
     if not peer and not earlier:
         print("bench_peer: skipped, no peer given (set PYRAMIDE_PEER to its executable)", flush=True)
         return
@@ -167,8 +185,7 @@ def main() -> None:
         row.our_length = None if result.solution is None else len(result.solution)
         if row.number in earlier:
             old = earlier[row.number]
-            row.peer, row.peer_cpu = old["peer"], float(old["peer_cpu"])
-            row.peer_length = int(old["peer_length"]) if old["peer_length"] else None
+            row.peer, row.peer_length, row.peer_cpu = old.peer, old.peer_length, old.peer_cpu
         elif peer:
             row.peer, row.peer_length, spent = run_peer(peer, peer_cards(deal), win_cap if result.winnable else cap)
             row.peer_cpu = max(0.0, spent - start_up)

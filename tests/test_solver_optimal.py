@@ -307,15 +307,41 @@ def test_optimal_from_the_next_pass_starts_equals_the_breadth_first_shortest(sta
     assert from_sources >= (5 if states > 3 else 0)
 
 
-@pytest.mark.parametrize("rules_text", ["T", "E", "N", "T+recycles=1", "N+recycles=3", "T+cover-pair", "T+stock-top"])
+@pytest.mark.parametrize("rules_text", ["T", "E", "N", "T+recycles=1", "N+recycles=3", "T+cover-pair", "T+stock-top",
+                                        "N+stock-top", "T+stock-top+recycles=1"])
 def test_optimal_equals_the_breadth_first_shortest_with_talon_kings(rules_text: str) -> None:
-    """Talon kings are optional removals under ``--optimal`` (K3 restricts when): still exact."""
+    """Talon kings are optional removals under ``--optimal`` (K3 restricts when; under ``stock-top`` a
+    stock king on top is removed, never drawn): still exact."""
     rules = Rules.parse(rules_text)
     compared = 0
     for seed in range(40):
         start = pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 3, kings=1 + seed % 2)
         compared += optimal_is_breadth_first_shortest(start)
     assert compared >= 5
+
+
+@pytest.mark.parametrize("rules_text", ["T+stock-top", "N+stock-top"])
+def test_stock_kings_on_top_cut_the_walk(rules_text: str) -> None:
+    """The walk under ``stock-top`` stops where it would draw a stock king: the edges are those of the
+    whole walk up to the king's turn on top (none after it), and the cut happens somewhere."""
+    from pyramide_cli.solver.optimal import _edges
+
+    rules = Rules.parse(rules_text)
+    cut = 0
+    for seed in range(40):
+        start = pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 3, kings=1 + seed % 2)
+        tables = DealTables(start.deal)
+        args = (tables, start.pyramid, start.talon, start.drawn, start.recycles)
+        whole, kept = list(_edges(*args)), list(_edges(*args, kings_at_top=True))
+        stock = start.talon >> start.drawn << start.drawn
+        kings = stock & tables.talon_kings
+        if kings:
+            turn = (stock & ((kings & -kings) - 1)).bit_count()
+            assert kept == [edge for edge in whole if edge[0] <= turn], seed
+            cut += len(kept) < len(whole)
+        else:
+            assert set(kept) <= set(whole), seed
+    assert cut > 0
 
 
 def optimal_is_breadth_first_shortest(start: Position) -> bool:

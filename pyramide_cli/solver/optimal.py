@@ -69,6 +69,8 @@ class _AStar:
                            else (position.talon & ((1 << position.drawn) - 1), position.recycles))
         self.labels = Labels(limit, rules.draw_count)
         self._settled: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self.kings_at_top = rules.stock_top and not rules.waste_pair and rules.draw_count == 1
+        """A stock king on top is removed, never drawn (docs/solver.md): :func:`_edges` stops its walk there."""
         self.lazy = self.heuristic.stock_dig and self.heuristic.walk_bound and not self.strict
         """Q1: children are queued with the removals bound, the whole bound taken when popped (a queued
         entry's last field then says it was taken; elsewhere it says R2's pass check was asked)."""
@@ -183,7 +185,7 @@ class _AStar:
         if self.plain:
             edges: Iterator = _plain_edges(tables, pyramid, talon, drawn, recycles, self.kings_rule)
         else:
-            edges = _edges(tables, pyramid, talon, drawn, recycles)
+            edges = _edges(tables, pyramid, talon, drawn, recycles, self.kings_at_top)
         for walk, step, after_talon, after_drawn, after_recycles in edges:
             child_pyramid = pyramid & ~step[0]
             settled = settled_get(child_pyramid)
@@ -320,15 +322,29 @@ def _strictly_dominated(entries: list[tuple[int, int, int]], talon: int, cost: i
     return False
 
 
-def _edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int):
+def _edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int, kings_at_top: bool = False):
     """``(actions walked, step, talon after, drawn after, recycles after)`` for every removal along
-    the draw/recycle walk (W1), each at its first occurrence."""
+    the draw/recycle walk (W1), each at its first occurrence.
+
+    ``kings_at_top``: the walk stops where it would draw a king from the stock's top (the king is
+    removed there instead: docs/solver.md, "a stock king on top is removed, never drawn")."""
     shape = tables.shape(pyramid)
     for mask in shape.pairs:
         yield 0, (mask, 0), talon, drawn, recycles
     by_need = shape.by_need
     walk = tables.talon_cards.events(talon, drawn, recycles, wanted=shape.wanted_talon | tables.talon_kings)
+    last = None
+    if kings_at_top:
+        kings = talon & tables.talon_kings
+        stock = talon >> drawn << drawn
+        kings_in_stock = kings & stock
+        if kings_in_stock:
+            last = (stock & ((kings_in_stock & -kings_in_stock) - 1)).bit_count()
+        elif kings and (tables.rules.recycle_limit is None or recycles < tables.rules.recycle_limit):
+            last = stock.bit_count() + 1 + (talon & ((kings & -kings) - 1)).bit_count()
     for walked, bits, value, after, after_drawn, passes in walk:
+        if last is not None and walked > last:
+            return
         if not value:
             yield walked, (0, bits), after, after_drawn, passes
         else:
