@@ -176,6 +176,12 @@ def main() -> None:
         print(f"peer start-up (subtracted from each run): {1000 * start_up:.1f} ms CPU", flush=True)
     cap, win_cap = float(os.environ.get("BENCH_PEER_CAP", "5")), float(os.environ.get("BENCH_PEER_WIN_CAP", "300"))
     rules = Rules.parse(RULES)
+    out = open(os.environ["BENCH_PEER_CSV"], "w", encoding="utf-8", newline="") if os.environ.get(
+        "BENCH_PEER_CSV") else None
+    writer = csv.writer(out) if out else None
+    if writer:
+        writer.writerow(["number", "code", "ours", "our_length", "our_cpu", "our_states", "peer", "peer_length",
+                         "peer_cpu"])
     for row in rows:
         deal = Deal.from_number(row.number, rules)
         before = time.process_time()
@@ -189,14 +195,12 @@ def main() -> None:
         elif peer:
             row.peer, row.peer_length, spent = run_peer(peer, peer_cards(deal), win_cap if result.winnable else cap)
             row.peer_cpu = max(0.0, spent - start_up)
-    if os.environ.get("BENCH_PEER_CSV"):
-        with open(os.environ["BENCH_PEER_CSV"], "w", encoding="utf-8", newline="") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(["number", "code", "ours", "our_length", "our_cpu", "our_states", "peer", "peer_length",
-                             "peer_cpu"])
-            for r in rows:
-                writer.writerow([r.number, r.code, r.ours, r.our_length or "", f"{r.our_cpu:.4f}", r.our_states,
-                                 r.peer, r.peer_length or "", f"{r.peer_cpu:.4f}"])
+        if writer and out:  # row by row, so that a run stopped early keeps what it measured
+            writer.writerow([row.number, row.code, row.ours, row.our_length or "", f"{row.our_cpu:.4f}",
+                             row.our_states, row.peer, row.peer_length or "", f"{row.peer_cpu:.4f}"])
+            out.flush()
+    if out:
+        out.close()
     report(rows)
 
 

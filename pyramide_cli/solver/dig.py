@@ -42,6 +42,8 @@ class Dig:
         self._under: dict[int, int] = {}
         self._partners: dict[int, int] = {}
         self._stock_takes: dict[int, int] = {}
+        self._pyramid_partners: dict[int, tuple[int, ...]] = {}
+        """Per pyramid, :meth:`_count_partners`."""
         """Per stock count vector, :meth:`_takes`."""
         self._left = 0
 
@@ -62,6 +64,9 @@ class Dig:
             return 0
         if stock < 0:
             stock = self.tables.counts(talon >> drawn << drawn)
+        run = self._by_partners(pyramid, run, stock)
+        if not run:
+            return 0
         self._left = DIG_STATES
         try:
             depth = self._search(pyramid, run, stock)
@@ -70,6 +75,44 @@ class Dig:
         for _ in range(run.bit_count() - depth):
             run &= run - 1  # drop the lowest cards: only the top ``depth`` can be removed
         return run
+
+    def _by_partners(self, pyramid: int, run: int, stock: int) -> int:
+        """The top of ``run`` whose cards could each have a partner of their own: every card dug takes
+        a pyramid card of the partner value, or (``stock-top``) a stock card of it, and no two take the
+        same one; so the dig never gets past the first card of a value whose partners are all taken
+        by the cards above it (kings go alone).  The search's answer is the same on this top part,
+        and it stops as soon as it has dug all of it."""
+        partners = self._pyramid_partners.get(pyramid)
+        if partners is None:
+            partners = self._pyramid_partners[pyramid] = self._count_partners(pyramid)
+        values = self.tables.talon_values
+        left = list(partners)
+        if self.stock_top:
+            for value in range(1, 13):
+                left[value] += stock >> (3 * (12 - value)) & 7  # the stock's cards of 13 - value
+        rest = run
+        while rest:
+            top = rest.bit_length() - 1
+            value = values[top]
+            if value != 13:
+                if not left[value]:
+                    return run >> (top + 1) << (top + 1)
+                left[value] -= 1
+            rest ^= 1 << top
+        return run
+
+    def _count_partners(self, pyramid: int) -> tuple[int, ...]:
+        """Per talon value, the pyramid cards (of ``pyramid``) of the partner value."""
+        counts = [0] * 14
+        values = self.tables.pyramid_values
+        rest = pyramid
+        while rest:
+            low = rest & -rest
+            value = values[low.bit_length() - 1]
+            if value != 13:
+                counts[13 - value] += 1
+            rest ^= low
+        return tuple(counts)
 
     def _takes(self, stock: int) -> int:
         """Talon indices of the values some card of the stock's count vector ``stock`` pairs with."""
