@@ -12,7 +12,7 @@ Both solve every deal: ours in this process through the API (``solve(deal, optim
 plain solve included, CPU by ``time.process_time``), the peer as a child process (its CPU from
 ``resource.getrusage(RUSAGE_CHILDREN)`` deltas, less its start-up: the median CPU of a run on a
 file without cards, which loads its core and exits).  Deals we prove unwinnable are given to the
-peer with a CPU cap (``BENCH_PEER_CAP``, default 5 s; the peer has no position budget), since
+peer with a CPU cap (``BENCH_PEER_CAP``, default 3 s; the peer has no position budget), since
 the comparison is over the winnable ones; deals we find winnable get ``BENCH_PEER_WIN_CAP``
 (default 300 s).  Every verdict and every length is compared.
 
@@ -174,7 +174,7 @@ def main() -> None:
     start_up = peer_start_up(peer) if peer else 0.0
     if peer:
         print(f"peer start-up (subtracted from each run): {1000 * start_up:.1f} ms CPU", flush=True)
-    cap, win_cap = float(os.environ.get("BENCH_PEER_CAP", "5")), float(os.environ.get("BENCH_PEER_WIN_CAP", "300"))
+    cap, win_cap = float(os.environ.get("BENCH_PEER_CAP", "3")), float(os.environ.get("BENCH_PEER_WIN_CAP", "300"))
     rules = Rules.parse(RULES)
     out = open(os.environ["BENCH_PEER_CSV"], "w", encoding="utf-8", newline="") if os.environ.get(
         "BENCH_PEER_CSV") else None
