@@ -3,7 +3,7 @@
 The A* search is exact only if no bound ever exceeds the true number of actions left.  Here a
 plain breadth-first search over ``Position.legal_moves`` computes, for every position
 reachable from a small one, the fewest actions to a win; each bound the search uses (the
-heuristic, the pass check R2, the dig W3) must stay within it.  docs/solver.md explains each.
+heuristic, the pass check pass-check, the dig waste-dig) must stay within it.  docs/solver.md explains each.
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def bounds_for(start: Position) -> tuple[DealTables, Heuristic, PassCheck]:
     rules = start.rules
     if (rules.draw_count == 1 and not (rules.stock_top or rules.waste_pair or rules.strict)
             and rules.recycle_limit is not None):
-        heuristic.final_pass = passes.first_winning_pass(  # F1, as shortest_line() sets it
+        heuristic.final_pass = passes.first_winning_pass(  # first-winning-pass, as shortest_line() sets it
             start.pyramid, start.talon, start.drawn, start.recycles, tables.counts(start.talon), start.recycles)
     return tables, heuristic, passes
 
@@ -201,7 +201,7 @@ def test_property_bounds_never_exceed_the_true_distance(rules_text, seed, slots,
 
 @pytest.mark.parametrize("rules_text", ["T+stock-top", "N+stock-top"])
 def test_stock_top_dig_finds_waste_cards_out_of_reach(rules_text: str) -> None:
-    """W5 must be able to fire: under ``stock-top`` the dig leaves some waste cards out of reach
+    """stock-top-dig must be able to fire: under ``stock-top`` the dig leaves some waste cards out of reach
     (and, checked against a breadth-first search, no card it leaves out can go in this pass)."""
     rules = Rules.parse(rules_text)
     starts_with_cuts = 0
@@ -228,7 +228,7 @@ def test_stock_top_dig_finds_waste_cards_out_of_reach(rules_text: str) -> None:
 
 
 def test_pass_check_raises_the_bound_when_a_recycle_is_needed() -> None:
-    """R2 must be able to fire: some small T positions cannot be won before the next recycle."""
+    """pass-check must be able to fire: some small T positions cannot be won before the next recycle."""
     rules = Rules.preset("T")
     raised_somewhere = False
     for seed in range(40):
@@ -247,7 +247,7 @@ def test_pass_check_raises_the_bound_when_a_recycle_is_needed() -> None:
 
 
 def test_first_winning_pass_raises_the_bound_when_the_start_needs_recycles() -> None:
-    """F1 must be able to fire: from some small T starts no win ends before pass 1 or 2, and the
+    """first-winning-pass must be able to fire: from some small T starts no win ends before pass 1 or 2, and the
     floor it gives is higher than the bound without it (check_bounds shows it stays admissible)."""
     rules = Rules.preset("T")
     raised = 0
@@ -272,7 +272,7 @@ def test_first_winning_pass_raises_the_bound_when_the_start_needs_recycles() -> 
 
 
 def first_pass_of(start: Position) -> FirstPass:
-    """The F2 enumeration shortest_line() would run from ``start``, explored."""
+    """The next-pass-starts enumeration shortest_line() would run from ``start``, explored."""
     tables, heuristic, _ = bounds_for(start)
     pyramid, _ = settle_kings(tables, start.pyramid)
     first_pass = FirstPass(tables, heuristic.removals, (pyramid, start.talon, start.drawn, start.recycles,
@@ -284,7 +284,7 @@ def first_pass_of(start: Position) -> FirstPass:
 
 @pytest.mark.parametrize("states", [pass_questions.FIRST_PASS_STATES_F2, 3])
 def test_optimal_from_the_next_pass_starts_equals_the_breadth_first_shortest(states: int, monkeypatch) -> None:
-    """F2: starting the A* from every position the next pass can start from loses no shorter line,
+    """next-pass-starts: starting the A* from every position the next pass can start from loses no shorter line,
     and the enumeration finds a win in the start's pass exactly when one exists; with a tiny cap
     it gives up and the plain A* gives the same length."""
     monkeypatch.setattr(pass_questions, "FIRST_PASS_STATES_F2", states)
@@ -307,15 +307,41 @@ def test_optimal_from_the_next_pass_starts_equals_the_breadth_first_shortest(sta
     assert from_sources >= (5 if states > 3 else 0)
 
 
-@pytest.mark.parametrize("rules_text", ["T", "E", "N", "T+recycles=1", "N+recycles=3", "T+cover-pair", "T+stock-top"])
+@pytest.mark.parametrize("rules_text", ["T", "E", "N", "T+recycles=1", "N+recycles=3", "T+cover-pair", "T+stock-top",
+                                        "N+stock-top", "T+stock-top+recycles=1"])
 def test_optimal_equals_the_breadth_first_shortest_with_talon_kings(rules_text: str) -> None:
-    """Talon kings are optional removals under ``--optimal`` (K3 restricts when): still exact."""
+    """Talon kings are optional removals under ``--optimal`` (talon-kings-first-draw restricts when;
+    under ``stock-top`` a stock king on top is removed, never drawn): still exact."""
     rules = Rules.parse(rules_text)
     compared = 0
     for seed in range(40):
         start = pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 3, kings=1 + seed % 2)
         compared += optimal_is_breadth_first_shortest(start)
     assert compared >= 5
+
+
+@pytest.mark.parametrize("rules_text", ["T+stock-top", "N+stock-top"])
+def test_stock_kings_on_top_cut_the_walk(rules_text: str) -> None:
+    """The walk under ``stock-top`` stops where it would draw a stock king: the edges are those of the
+    whole walk up to the king's turn on top (none after it), and the cut happens somewhere."""
+    from pyramide_cli.solver.optimal import _edges
+
+    rules = Rules.parse(rules_text)
+    cut = 0
+    for seed in range(40):
+        start = pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 3, kings=1 + seed % 2)
+        tables = DealTables(start.deal)
+        args = (tables, start.pyramid, start.talon, start.drawn, start.recycles)
+        whole, kept = list(_edges(*args)), list(_edges(*args, kings_at_top=True))
+        stock = start.talon >> start.drawn << start.drawn
+        kings = stock & tables.talon_kings
+        if kings:
+            turn = (stock & ((kings & -kings) - 1)).bit_count()
+            assert kept == [edge for edge in whole if edge[0] <= turn], seed
+            cut += len(kept) < len(whole)
+        else:
+            assert set(kept) <= set(whole), seed
+    assert cut > 0
 
 
 def optimal_is_breadth_first_shortest(start: Position) -> bool:
@@ -340,7 +366,7 @@ def test_optimal_lines_of_hard_t_deals_replay_and_beat_the_plain_line(number: in
 
 @pytest.mark.parametrize("rules_text", ["T+stock-top", "N+stock-top"])
 def test_children_queued_with_the_removals_bound_are_exact(rules_text: str, monkeypatch) -> None:
-    """Q1: under ``stock-top`` a child is queued with the removals bound and its whole bound taken
+    """lazy-bounds: under ``stock-top`` a child is queued with the removals bound and its whole bound taken
     when popped (queued again if it is higher).  The lengths must stay the breadth-first shortest,
     and the second queuing must happen (else the test proves nothing)."""
     from pyramide_cli.solver import optimal

@@ -1,8 +1,8 @@
 """Admissible lower bounds on the actions left, for the ``--optimal`` A* (docs/solver.md, ``--optimal``).
 
 Every bound here is at most the true number of actions (draws and recycles count) from a position
-to a win, so the A* that uses their maximum pops the shortest line first.  The dig (W3) is in
-:mod:`.dig`; the questions asked of the exact search (R2, F1) are in :mod:`.passes`.
+to a win, so the A* that uses their maximum pops the shortest line first.  The dig (waste-dig) is in
+:mod:`.dig`; the questions asked of the exact search (pass-check, first-winning-pass) are in :mod:`.passes`.
 """
 
 from __future__ import annotations
@@ -26,17 +26,19 @@ class Heuristic:
         self.walk_bound = rules.draw_count == 1
         self.plain = rules.plain_talon
         self.stock_top = rules.stock_top
-        self.stock_dig = rules.stock_top and not rules.waste_pair  # W5: the dig knows stock-top's pairs
+        self.stock_dig = rules.stock_top and not rules.waste_pair  # stock-top-dig: the dig knows stock-top's pairs
         self.use_relaxed = True  # talon pairs never help clear the pyramid: the multiset game bounds them too
         self.draw_count = rules.draw_count
         self.limit = rules.recycle_limit
         self._value_talon = tables.talon_cards.value_talon
         self._pyramid: dict[int, PyramidBounds] = {}
+        self._removals: dict[int, int | None] = {}
+        """:meth:`removals` by ``pyramid | counts << 28``."""
         self._passed: dict[int, tuple[int, int] | None] = {}
-        """W4/W6 by (pyramid, passed cards' value counts): see :meth:`_passed_counts`."""
+        """passed-stock/passed-by-value-pair by (pyramid, passed cards' value counts): see :meth:`_passed_counts`."""
         self.dig = Dig(tables)
         self.final_pass = 0
-        """F1: no line from the search's start wins before this pass (set by :func:`shortest_line`)."""
+        """first-winning-pass: no line from the search's start wins before this pass (set by :func:`shortest_line`)."""
 
     def pyramid_bounds(self, pyramid: int) -> PyramidBounds:
         """What the bounds need from a pyramid shape alone (built once per shape)."""
@@ -78,11 +80,17 @@ class Heuristic:
 
     def removals(self, pyramid: int, counts: int) -> int | None:
         """A lower bound on the removals left (``None``: the pyramid cannot be cleared)."""
-        bounds = self.pyramid_bounds(pyramid)
-        if not self.use_relaxed:
-            return bounds.removals
-        relaxed = self._least_cost(pyramid, counts, 0, bounds)
-        return None if relaxed is None else max(bounds.removals, relaxed)
+        key = pyramid | counts << 28
+        found = self._removals.get(key, MISSING)
+        if found is MISSING:
+            bounds = self.pyramid_bounds(pyramid)
+            if not self.use_relaxed:
+                found = bounds.removals
+            else:
+                relaxed = self._least_cost(pyramid, counts, 0, bounds)
+                found = None if relaxed is None else max(bounds.removals, relaxed)
+            self._removals[key] = found
+        return found
 
     def _least_cost(self, pyramid: int, counts: int, talon_cost: int, bounds: PyramidBounds) -> int | None:
         if bounds.settled:  # the relaxation's own memo, looked up without a call
@@ -133,25 +141,26 @@ class Heuristic:
 
     def _stock_top_bound(self, pyramid: int, bounds: PyramidBounds, removals: int, reachable: int, talon: int,
                          drawn: int, recycles: int) -> int | None:
-        """W4 (``stock-top``, draw-1): the actions left, counted by the stock cards the line passes.
+        """passed-stock (``stock-top``, draw-1): the actions left, counted by the stock cards the line passes.
 
         A stock card leaves the stock (is *passed*) by a draw or by its own removal as the stock's
-        top, one action each; every needed talon card beyond the reachable waste (W2, W5) is passed,
-        so the passes ``P`` reach at least to the first cards meeting every need (the whole stock
-        and a recycle first when a need is only met by a waste card the dig cannot reach).  Of
+        top, one action each; every needed talon card beyond the reachable waste (needed-cards,
+        stock-top-dig) is passed, so the passes ``P`` reach at least to the first cards meeting every
+        need (the whole stock and a recycle first when a need is only met by a waste card the dig
+        cannot reach).  Of
         those actions, only a removal of a passed card with a pyramid card takes a pyramid card:
         at most ``U`` of them, ``U`` the passed cards that have a pyramid partner (per value, the
         fewer of the passed cards and the pyramid cards they pair with).  So with ``R`` recycles,
         ``s <= min(U, pyramid non-kings)`` pyramid cards removed by the stock's top and at least
-        ``T`` pyramid cards that must go with talon cards (W2's needs), the line has at least
+        ``T`` pyramid cards that must go with talon cards (needed-cards's needs), the line has at least
         ``P + R + kings + (non-kings - s + max(0, T - s)) / 2`` actions (the other pyramid cards
         go two to a removal, or one with a waste card), and at least ``P + R + removals - s``
         (every pyramid removal but the ``s`` is an action of its own).
 
-        W6, the same count per value pair ``(v, w = 13 - v)``: with ``a`` pyramid ``v`` cards going
+        passed-by-value-pair, the same count per value pair ``(v, w = 13 - v)``: with ``a`` pyramid ``v`` cards going
         with talon cards (``w``) and ``b`` pyramid ``w`` cards with talon ``v`` cards, the others pair
         up, ``p_v - a = p_w - b``, so the pair takes ``p_v + b`` removals, of which at most
-        ``min(a, passed w) + min(b, passed v)`` are passes; ``a`` and ``b`` are at least W2's needs.
+        ``min(a, passed w) + min(b, passed v)`` are passes; ``a`` and ``b`` are at least needed-cards's needs.
         The least over ``b`` (a convex function: taken at an end or a corner) summed over the pairs,
         plus the kings and ``P + R``, bounds the line too.
         """
@@ -201,9 +210,10 @@ class Heuristic:
                    walked + bounds.kings + by_class)
 
     def _passed_counts(self, bounds: PyramidBounds, passed: int) -> tuple[int, int] | None:
-        """W4's ``U`` (at most the pyramid's non-kings) and W6's sum over the value pairs, for the
-        passed cards ``passed`` (``None``: a value pair's needs exceed its cards).  Both depend only on
-        the pyramid and the passed cards' values, so :meth:`_stock_top_bound` keeps them by those."""
+        """passed-stock's ``U`` (at most the pyramid's non-kings) and passed-by-value-pair's sum over the
+        value pairs, for the passed cards ``passed`` (``None``: a value pair's needs exceed its cards).
+        Both depend only on the pyramid and the passed cards' values, so :meth:`_stock_top_bound`
+        keeps them by those."""
         values = self.tables.talon_values
         partners = bounds.partners
         seen = [0] * 14  # passed cards by value
@@ -239,7 +249,7 @@ class Heuristic:
 
     def _passes_floor(self, bounds: PyramidBounds, removals: int, talon: int, drawn: int, recycles: int,
                       reachable: int) -> int:
-        """F1: the actions left when the line must still recycle into pass :attr:`final_pass`.
+        """first-winning-pass: the actions left when the line must still recycle into pass :attr:`final_pass`.
 
         It draws the rest of this stock, recycles ``final_pass - recycles`` times, draws every card
         still in the talon in each pass between, and a shortest line draws at least once in its last
@@ -272,7 +282,7 @@ class Heuristic:
         return least + stock.bit_count() + passes + next_pass + later + 1
 
     def _walk(self, bounds: PyramidBounds, reachable: int, talon: int, drawn: int, recycles: int) -> int | None:
-        """Draws and recycles before every needed talon card has been in play (W2).
+        """Draws and recycles before every needed talon card has been in play (needed-cards).
 
         Each needed card must come from the waste or be drawn.  Waste cards come back without a
         draw only by removing every card above them, so only those above the highest waste card
@@ -360,6 +370,7 @@ MISSING = object()
 
 def _past_nth(cards: int, n: int) -> int:
     """One past the talon index of the ``n``-th lowest card of ``cards`` (``n >= 1``)."""
-    for _ in range(n - 1):
+    while n > 1:
         cards &= cards - 1
+        n -= 1
     return (cards & -cards).bit_length()

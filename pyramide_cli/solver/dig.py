@@ -1,8 +1,8 @@
-"""W3, the dig: which waste cards the rest of a pass can still bring back to the top and remove.
+"""waste-dig, the dig: which waste cards the rest of a pass can still bring back to the top and remove.
 
-Used by the ``--optimal`` bounds (docs/solver.md, W3): a waste card counts as already in play
+Used by the ``--optimal`` bounds (docs/solver.md, waste-dig): a waste card counts as already in play
 only if every card above it can be removed first, each with a pyramid card free at that moment
-(under ``stock-top`` also with a stock card, W5).
+(under ``stock-top`` also with a stock card, stock-top-dig).
 """
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ DIG_STATES = 400
 
 
 class Dig:
-    """W3: which waste cards the rest of this pass can still remove, digging from the top.
+    """waste-dig: which waste cards the rest of this pass can still remove, digging from the top.
 
     A waste card comes back into play only when every card above it is removed, each with a
     pyramid card free at that moment.  The search keeps the pyramid exact and the waste order,
     and lets every stock card pair with a free pyramid card whenever that frees something (the
     stock's order relaxed), so the depth it finds is at least the real one.
 
-    Under ``stock-top`` (W5) the waste top may also leave with the stock's top card: the search
+    Under ``stock-top`` (stock-top-dig) the waste top may also leave with the stock's top card: the search
     lets it pair with any stock card of the right value (the stock's order relaxed again), and a
     card no pyramid card can take stops the dig only if no stock card can take it either.
     """
@@ -41,6 +41,10 @@ class Dig:
         """(pyramid, run, stock counts) packed in one int -> how many cards of the run can go."""
         self._under: dict[int, int] = {}
         self._partners: dict[int, int] = {}
+        self._stock_takes: dict[int, int] = {}
+        self._pyramid_partners: dict[int, tuple[int, ...]] = {}
+        """Per pyramid, :meth:`_count_partners`."""
+        """Per stock count vector, :meth:`_takes`."""
         self._left = 0
 
     def reachable(self, pyramid: int, talon: int, drawn: int, dead: int, lowest: int = 1) -> int:
@@ -50,16 +54,19 @@ class Dig:
         stock = -1
         if self.stock_top and waste & dead:  # a stock card may still take a card no pyramid card can
             stock = self.tables.counts(talon >> drawn << drawn)
-            value_talon = self.tables.talon_cards.value_talon
-            for value in range(1, 13):
-                if stock >> (3 * (value - 1)) & 7:
-                    dead &= ~value_talon[13 - value]
+            taken = self._stock_takes.get(stock)
+            if taken is None:
+                taken = self._stock_takes[stock] = self._takes(stock)
+            dead &= ~taken
         cut = (waste & dead).bit_length()
         run = waste >> cut << cut & -lowest  # nothing digs past a card no pyramid card can remove
         if not run:
             return 0
         if stock < 0:
             stock = self.tables.counts(talon >> drawn << drawn)
+        run = self._by_partners(pyramid, run, stock)
+        if not run:
+            return 0
         self._left = DIG_STATES
         try:
             depth = self._search(pyramid, run, stock)
@@ -68,6 +75,53 @@ class Dig:
         for _ in range(run.bit_count() - depth):
             run &= run - 1  # drop the lowest cards: only the top ``depth`` can be removed
         return run
+
+    def _by_partners(self, pyramid: int, run: int, stock: int) -> int:
+        """The top of ``run`` whose cards could each have a partner of their own: every card dug takes
+        a pyramid card of the partner value, or (``stock-top``) a stock card of it, and no two take the
+        same one; so the dig never gets past the first card of a value whose partners are all taken
+        by the cards above it (kings go alone).  The search's answer is the same on this top part,
+        and it stops as soon as it has dug all of it."""
+        partners = self._pyramid_partners.get(pyramid)
+        if partners is None:
+            partners = self._pyramid_partners[pyramid] = self._count_partners(pyramid)
+        values = self.tables.talon_values
+        left = list(partners)
+        if self.stock_top:
+            for value in range(1, 13):
+                left[value] += stock >> (3 * (12 - value)) & 7  # the stock's cards of 13 - value
+        rest = run
+        while rest:
+            top = rest.bit_length() - 1
+            value = values[top]
+            if value != 13:
+                if not left[value]:
+                    return run >> (top + 1) << (top + 1)
+                left[value] -= 1
+            rest ^= 1 << top
+        return run
+
+    def _count_partners(self, pyramid: int) -> tuple[int, ...]:
+        """Per talon value, the pyramid cards (of ``pyramid``) of the partner value."""
+        counts = [0] * 14
+        values = self.tables.pyramid_values
+        rest = pyramid
+        while rest:
+            low = rest & -rest
+            value = values[low.bit_length() - 1]
+            if value != 13:
+                counts[13 - value] += 1
+            rest ^= low
+        return tuple(counts)
+
+    def _takes(self, stock: int) -> int:
+        """Talon indices of the values some card of the stock's count vector ``stock`` pairs with."""
+        value_talon = self.tables.talon_cards.value_talon
+        taken = 0
+        for value in range(1, 13):
+            if stock >> (3 * (value - 1)) & 7:
+                taken |= value_talon[13 - value]
+        return taken
 
     def _run_partners(self, run: int) -> int:
         """Count-vector mask of the stock values that could take a card of ``run`` (``stock-top``)."""
@@ -135,7 +189,7 @@ class Dig:
                     if best == size:
                         break
             partner = UNITS[13 - value]
-            if self.stock_top and best < size and stock & partner * 7:  # W5: with a stock card
+            if self.stock_top and best < size and stock & partner * 7:  # stock-top-dig: with a stock card
                 got = 1 + search(pyramid, run ^ 1 << top, stock - partner)
                 if got > best:
                     best = got

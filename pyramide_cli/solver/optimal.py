@@ -7,9 +7,9 @@ Free pyramid kings are removed at once (every line removes them, and sooner neve
 talon kings are ordinary moves here, since removing one costs an action a line may not need.
 
 The heuristic (:mod:`.bounds`, admissible, so the first goal popped is optimal) and the questions
-asked of the exact search about passes (:mod:`.passes`: R2, F1, F2) are documented in
-docs/solver.md.  This module holds the search itself: its starts (F2 may start it from every
-position the next pass can start from), its edges, the dominance of labels (D3) and the line.
+asked of the exact search about passes (:mod:`.passes`: pass-check, first-winning-pass,
+next-pass-starts) are documented in docs/solver.md.  This module holds the search itself: its starts (next-pass-starts may start it from every
+position the next pass can start from), its edges, the dominance of labels (label-dominance) and the line.
 """
 
 from __future__ import annotations
@@ -68,9 +68,12 @@ class _AStar:
         self.kings_rule = (None if not self.plain or limit is None
                            else (position.talon & ((1 << position.drawn) - 1), position.recycles))
         self.labels = Labels(limit, rules.draw_count)
+        self._settled: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self.kings_at_top = rules.stock_top and not rules.waste_pair and rules.draw_count == 1
+        """A stock king on top is removed, never drawn (docs/solver.md): :func:`_edges` stops its walk there."""
         self.lazy = self.heuristic.stock_dig and self.heuristic.walk_bound and not self.strict
-        """Q1: children are queued with the removals bound, the whole bound taken when popped (a queued
-        entry's last field then says it was taken; elsewhere it says R2's pass check was asked)."""
+        """lazy-bounds: children are queued with the removals bound, the whole bound taken when popped (a queued
+        entry's last field then says it was taken; elsewhere it says pass-check's pass check was asked)."""
         self.best_cost: dict[int, int] = {}
         self.parents: dict[int, tuple[int, int, tuple[int, int], Sequence[int]] | None] = {}
         self.queue: list = []
@@ -82,7 +85,8 @@ class _AStar:
 
     # -- the starts -------------------------------------------------------------------------------------
     def _plan_passes(self) -> None:
-        """F1 and F2 (limited recycles, draw-1 without talon pairs): how far the start's pass goes."""
+        """first-winning-pass and next-pass-starts (limited recycles, draw-1 without talon pairs): how far
+        the start's pass goes."""
         passes, position, start = self.passes, self.position, self.start
         if passes is None or position.recycles >= self.tables.rules.recycle_limit:
             return
@@ -96,7 +100,7 @@ class _AStar:
             self.first_pass = first_pass
 
     def _seed(self) -> None:
-        """Queue the start, or under F2 every start of the next pass at its known cost."""
+        """Queue the start, or under next-pass-starts every start of the next pass at its known cost."""
         start, labels = self.start, self.labels
         if self.first_pass is None:
             cost = len(self.start_kings)
@@ -130,16 +134,21 @@ class _AStar:
         best_cost, passes, bound, strict = self.best_cost, self.passes, self.bound, self.strict
         dominated, budget, relaxation = self.labels.dominated, self.budget, self.relaxation
         lazy, estimate = self.lazy, self.heuristic.estimate
+        label_lists, plain_walk = self.labels.lists, self.labels.plain_walk
         while queue:
             priority, negative_cost, _, state, checked = pop(queue)
             cost = -negative_cost
             pyramid, talon, drawn, recycles, counts = state
-            key = _key(pyramid, talon, drawn, recycles)
+            key = pyramid | talon << 28 | drawn << STATE_DRAWN_SHIFT | recycles << STATE_PASS_SHIFT
             if best_cost[key] < cost:
                 continue
             if not pyramid and not (strict and talon):
                 return _rebuild(self.position, key, self.parents, self.start_kings, self.first_pass)
-            if dominated(pyramid, talon, cost, recycles, drawn, strictly=True):
+            if plain_walk:  # label-dominance, strictly, inline (Labels.dominated)
+                entries = label_lists[pyramid | talon << 28]
+                if len(entries) > 1 and _strictly_dominated(entries, talon, cost, recycles, drawn):
+                    continue
+            elif dominated(pyramid, talon, cost, recycles, drawn, strictly=True):
                 continue
             if lazy and not checked:  # queued with the removals bound only: the whole bound now
                 remaining = estimate(pyramid, talon, drawn, recycles, counts)
@@ -166,30 +175,58 @@ class _AStar:
 
     def _expand(self, key: int, cost: int, state: State) -> None:
         """Queue every child of a node that no label dominates and whose bound fits."""
-        tables, bound, queue = self.tables, self.bound, self.queue
-        shape_of, units = tables.shape, tables.talon_units
+        tables, bound, queue, push = self.tables, self.bound, self.queue, heapq.heappush
+        units = tables.talon_units
         labels, best_cost, parents = self.labels, self.best_cost, self.parents
-        estimate = self.heuristic.removals if self.lazy else self.heuristic.estimate
+        label_lists, dominated, plain_walk = labels.lists, labels.dominated, labels.plain_walk
+        settled_get, settle = self._settled.get, self._settle
+        lazy = self.lazy
+        estimate = self.heuristic.removals if lazy else self.heuristic.estimate
         pyramid, talon, drawn, recycles, counts = state
         if self.plain:
             edges: Iterator = _plain_edges(tables, pyramid, talon, drawn, recycles, self.kings_rule)
         else:
-            edges = _edges(tables, pyramid, talon, drawn, recycles)
+            edges = _edges(tables, pyramid, talon, drawn, recycles, self.kings_at_top)
         for walk, step, after_talon, after_drawn, after_recycles in edges:
             child_pyramid = pyramid & ~step[0]
-            kings: Sequence[int] = ()
-            if shape_of(child_pyramid).kings:
-                child_pyramid, kings = settle_kings(tables, child_pyramid)
+            settled = settled_get(child_pyramid)
+            if settled is None:
+                settled = settle(child_pyramid)
+            child_pyramid, kings = settled
+            child_cost = cost + walk + 1 + len(kings)
+            label_key = child_pyramid | after_talon << 28
+            entries = label_lists.get(label_key)
+            if entries is not None:
+                if plain_walk:  # label-dominance inline (draw-1, limited recycles): Labels.walk's count
+                    below = after_talon & ((1 << after_drawn) - 1)
+                    for other_cost, other_recycles, other_drawn in entries:
+                        if other_cost > child_cost:
+                            continue
+                        if other_recycles == after_recycles:
+                            if other_drawn > after_drawn:
+                                continue
+                            walked = (below >> other_drawn).bit_count()
+                        elif other_recycles > after_recycles:
+                            continue
+                        else:
+                            passes = after_recycles - other_recycles
+                            walked = ((after_talon >> other_drawn).bit_count() + passes
+                                      + (passes - 1) * after_talon.bit_count() + below.bit_count())
+                        if other_cost + walked <= child_cost:
+                            break
+                    else:
+                        entries = None
+                    if entries is not None:
+                        continue
+                elif dominated(child_pyramid, after_talon, child_cost, after_recycles, after_drawn):
+                    continue
             child_counts = counts
             rest = step[1]
             while rest:
                 low = rest & -rest
                 child_counts -= units[low.bit_length() - 1]
                 rest ^= low
-            child_cost = cost + walk + 1 + len(kings)
-            if labels.dominated(child_pyramid, after_talon, child_cost, after_recycles, after_drawn):
-                continue
-            if self.lazy:
+            if lazy:
                 remaining = estimate(child_pyramid, child_counts)
             else:
                 remaining = estimate(child_pyramid, after_talon, after_drawn, after_recycles, child_counts)
@@ -198,17 +235,28 @@ class _AStar:
             priority = child_cost + remaining
             if bound is not None and priority > bound:
                 continue
-            child_key = _key(child_pyramid, after_talon, after_drawn, after_recycles)
-            labels.add(child_pyramid, after_talon, child_cost, after_recycles, after_drawn)
+            child_key = child_pyramid | after_talon << 28 | after_drawn << STATE_DRAWN_SHIFT \
+                | after_recycles << STATE_PASS_SHIFT
+            label = (child_cost, after_recycles, after_drawn)
+            if label_key in label_lists:
+                label_lists[label_key].append(label)
+            else:
+                label_lists[label_key] = [label]
             best_cost[child_key] = child_cost
             parents[child_key] = (key, walk, step, kings)
             self.counter += 1
-            heapq.heappush(queue, (priority, -child_cost, self.counter,
-                                   (child_pyramid, after_talon, after_drawn, after_recycles, child_counts), False))
+            push(queue, (priority, -child_cost, self.counter,
+                         (child_pyramid, after_talon, after_drawn, after_recycles, child_counts), False))
+
+    def _settle(self, pyramid: int) -> tuple[int, tuple[int, ...]]:
+        """pyramid-kings for a child's pyramid, kept by pyramid: (the pyramid left, the kings removed in order)."""
+        settled_pyramid, kings = settle_kings(self.tables, pyramid)
+        settled = self._settled[pyramid] = (settled_pyramid, tuple(kings))
+        return settled
 
 
 class Labels:
-    """Per (pyramid, talon), the (cost, recycles, drawn) already reached (dominance D3).
+    """Per (pyramid, talon), the (cost, recycles, drawn) already reached (dominance label-dominance).
 
     From a position the draw/recycle walk reaches the same cards at any later pointer, so a
     label (g, r, d) dominates (g', r', d') when g plus the walk's actions from (r, d) to (r', d')
@@ -218,7 +266,10 @@ class Labels:
     def __init__(self, limit: int | None, draw_count: int) -> None:
         self.unlimited = limit is None
         self.exact = draw_count != 1  # draw-3 groups cards: only equal pointers compare
-        self._labels: dict[int, list[tuple[int, int, int]]] = {}
+        self.plain_walk = not self.unlimited and not self.exact
+        """Draw-1 with limited recycles: the A*'s loop counts the walk inline."""
+        self.lists: dict[int, list[tuple[int, int, int]]] = {}
+        """Per ``pyramid | talon << 28``, the labels added."""
 
     def walk(self, talon: int, recycles: int, drawn: int, to_recycles: int, to_drawn: int) -> int | None:
         """Actions of the walk from one pointer to a later one (``None``: not reachable by walking)."""
@@ -237,7 +288,7 @@ class Labels:
         return (talon >> drawn).bit_count() + passes + (passes - 1) * talon.bit_count() + below_target.bit_count()
 
     def dominated(self, pyramid: int, talon: int, cost: int, recycles: int, drawn: int, strictly: bool = False) -> bool:
-        for other_cost, other_recycles, other_drawn in self._labels.get(pyramid | talon << 28, ()):
+        for other_cost, other_recycles, other_drawn in self.lists.get(pyramid | talon << 28, ()):
             if other_cost > cost:
                 continue
             walk = self.walk(talon, other_recycles, other_drawn, recycles, drawn)
@@ -248,18 +299,53 @@ class Labels:
         return False
 
     def add(self, pyramid: int, talon: int, cost: int, recycles: int, drawn: int) -> None:
-        self._labels.setdefault(pyramid | talon << 28, []).append((cost, recycles, drawn))
+        self.lists.setdefault(pyramid | talon << 28, []).append((cost, recycles, drawn))
 
 
-def _edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int):
+def _strictly_dominated(entries: list[tuple[int, int, int]], talon: int, cost: int, recycles: int,
+                        drawn: int) -> bool:
+    """:meth:`Labels.dominated` with ``strictly`` under draw-1 and limited recycles."""
+    below = talon & ((1 << drawn) - 1)
+    for other_cost, other_recycles, other_drawn in entries:
+        if other_cost > cost:
+            continue
+        if other_recycles == recycles:
+            if other_drawn > drawn:
+                continue
+            walked = (below >> other_drawn).bit_count()
+        elif other_recycles > recycles:
+            continue
+        else:
+            passes = recycles - other_recycles
+            walked = (talon >> other_drawn).bit_count() + passes + (passes - 1) * talon.bit_count() + below.bit_count()
+        if other_cost + walked < cost:
+            return True
+    return False
+
+
+def _edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recycles: int, kings_at_top: bool = False):
     """``(actions walked, step, talon after, drawn after, recycles after)`` for every removal along
-    the draw/recycle walk (W1), each at its first occurrence."""
+    the draw/recycle walk (walk-edges), each at its first occurrence.
+
+    ``kings_at_top``: the walk stops where it would draw a king from the stock's top (the king is
+    removed there instead: docs/solver.md, "a stock king on top is removed, never drawn")."""
     shape = tables.shape(pyramid)
     for mask in shape.pairs:
         yield 0, (mask, 0), talon, drawn, recycles
     by_need = shape.by_need
     walk = tables.talon_cards.events(talon, drawn, recycles, wanted=shape.wanted_talon | tables.talon_kings)
+    last = None
+    if kings_at_top:
+        kings = talon & tables.talon_kings
+        stock = talon >> drawn << drawn
+        kings_in_stock = kings & stock
+        if kings_in_stock:
+            last = (stock & ((kings_in_stock & -kings_in_stock) - 1)).bit_count()
+        elif kings and (tables.rules.recycle_limit is None or recycles < tables.rules.recycle_limit):
+            last = stock.bit_count() + 1 + (talon & ((kings & -kings) - 1)).bit_count()
     for walked, bits, value, after, after_drawn, passes in walk:
+        if last is not None and walked > last:
+            return
         if not value:
             yield walked, (0, bits), after, after_drawn, passes
         else:
@@ -272,7 +358,7 @@ def _plain_edges(tables: DealTables, pyramid: int, talon: int, drawn: int, recyc
     """:func:`_edges` for draw-1 without talon pairs: each talon card is in play as the waste top,
     first at its turn in this pass (the top now costs nothing), else in the next pass.
 
-    ``kings_rule`` (K3, limited recycles): (the search's first waste, its pass); a talon king not
+    ``kings_rule`` (talon-kings-first-draw, limited recycles): (the search's first waste, its pass); a talon king not
     on that waste is removed only by the walk that first draws it.
     """
     shape = tables.shape(pyramid)
@@ -310,7 +396,7 @@ def _rebuild(position: Position, key: int, parents, start_kings: list[int], firs
     edges = []
     while parents[key] is not None:
         parent, _, step, kings = parents[key]
-        if parent < 0:  # an F2 source: on through the first pass
+        if parent < 0:  # an next-pass-starts source: on through the first pass
             edges.extend(first_pass.steps_to(-1 - parent))
             break
         edges.append((step, kings))
