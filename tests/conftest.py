@@ -12,6 +12,7 @@ import tempfile
 import time
 
 import pytest
+from hypothesis import Phase, settings
 
 from pyramide_cli.i18n import set_language
 
@@ -23,6 +24,10 @@ atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
 # translate every line the tests read); tests of other languages ask for them with --lang or env=.
 os.environ["LANGUAGE"] = "en"
 os.environ.pop("PYRAMIDE_BIDI", None)
+
+
+settings.register_profile("mutations", phases=[Phase.explicit, Phase.reuse, Phase.generate], database=None)
+"""``--hypothesis-profile=mutations`` (bench/mutations.py): find a failing example, do not shrink it."""
 
 
 @pytest.fixture(autouse=True)
