@@ -255,6 +255,6 @@ class GameMachine(RuleBasedStateMachine):
             assert observed(session) == seen
 
 
-GameMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=30, deadline=None,
+GameMachine.TestCase.settings = settings(max_examples=30, stateful_step_count=30, deadline=None,
                                          suppress_health_check=[HealthCheck.too_slow])
 test_game_machine = GameMachine.TestCase
