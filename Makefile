@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: play test lint typecheck bench reliability replay-examples install clean catalogs
+.PHONY: play test lint typecheck bench mutations reliability replay-examples install clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,11 @@ bench: $(TEST_STAMP)
 		echo "== $$f"; \
 		$(BIN)/python "$$f" || exit 1; \
 	done
+
+# Breaks one rule at a time in a copy of the package (the rules kernel, the dead-end test, solver pruning rules)
+# and checks that the tests fail; lists the failing tests (bench/mutations.py; a few minutes, not part of make bench).
+mutations: $(TEST_STAMP)
+	$(BIN)/python bench/mutations.py $(ARGS)
 
 # Adds new messages to the translations (po/*.po) and compiles them (locale/*/LC_MESSAGES/*.mo).
 catalogs: $(STAMP)

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import atexit
 import os
+import resource
 import shutil
 import tempfile
+import time
 
 import pytest
+from hypothesis import Phase, settings
 
 from pyramide_cli.i18n import set_language
 
@@ -23,8 +26,32 @@ os.environ["LANGUAGE"] = "en"
 os.environ.pop("PYRAMIDE_BIDI", None)
 
 
+settings.register_profile("mutations", phases=[Phase.explicit, Phase.reuse, Phase.generate], database=None)
+"""``--hypothesis-profile=mutations`` (bench/mutations.py): find a failing example, do not shrink it."""
+
+
 @pytest.fixture(autouse=True)
 def _english_between_tests() -> None:
     """A test that ran the CLI with ``--lang he`` leaves no Hebrew behind for the next one (the
     language is process-wide state, set by each command)."""
     set_language("en")
+
+
+_CPU_LOG = os.environ.get("PYRAMIDE_TEST_CPU")
+"""``PYRAMIDE_TEST_CPU=cpu.tsv pytest ...`` appends one line per test: the CPU seconds it took (this
+process and the processes it waited for, its fixtures' set-up included) and its id.  Unlike
+``--durations`` the figure hardly moves when the machine is busy with other work."""
+
+
+def _cpu_seconds() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+if _CPU_LOG:
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+        start = _cpu_seconds()
+        yield
+        with open(_CPU_LOG, "a", encoding="utf-8") as log:
+            log.write(f"{_cpu_seconds() - start:.4f}\t{item.nodeid}\n")

@@ -9,6 +9,7 @@ to one, and the most pyramid cards and cards in all off the table in any reachab
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import deque
 from dataclasses import dataclass
@@ -36,6 +37,13 @@ def removed_counts(position: Position) -> tuple[int, int]:
 
 
 def reference_search(start: Position, max_positions: int = 400_000) -> Reference:
+    """The plain exhaustive search's answer from ``start`` (kept: several tests ask about the same
+    small positions, once per rule set and once per setting of the solver they check)."""
+    return _searched(start, max_positions)
+
+
+@functools.lru_cache(maxsize=2048)
+def _searched(start: Position, max_positions: int) -> Reference:
     unlimited = start.rules.recycle_limit is None
 
     def key(position: Position) -> tuple[int, ...]:

@@ -182,12 +182,12 @@ def test_bounds_never_exceed_the_true_distance(rules_text: str) -> None:
     for seed in range(30):
         checked += check_bounds(pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 4))
         checked += check_bounds(small_position(seed, rules, seed, slots=1 + seed % 2, talon_size=9))
-        if checked > 1500:
+        if checked > 800:
             break
     assert checked > 0  # some winnable positions were checked
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rules_text=st.sampled_from(["T", "E", "O", "N", "T+recycles=1", "N+recycles=3", "T+cover-pair", "T+strict",
                                 "T+stock-top", "N+stock-top", "E+stock-top", "T+stock-top+cover-pair"]),
@@ -317,6 +317,8 @@ def test_optimal_equals_the_breadth_first_shortest_with_talon_kings(rules_text: 
     for seed in range(40):
         start = pairing_position(rules, seed, slots=1 + seed % 3, extra=seed % 3, kings=1 + seed % 2)
         compared += optimal_is_breadth_first_shortest(start)
+        if compared == 10:
+            break
     assert compared >= 5
 
 
@@ -357,11 +359,10 @@ def optimal_is_breadth_first_shortest(start: Position) -> bool:
     return True
 
 
-@pytest.mark.parametrize("number", [48, 73])
-def test_optimal_lines_of_hard_t_deals_replay_and_beat_the_plain_line(number: int) -> None:
-    """Deals whose A* once needed 10^5 positions (docs/solver.md): the line still replays.
-    Two of the four such deals; ``bench/bench_solver_sweeps.py`` checks all of them."""
-    assert optimal_line_replays_and_beats_the_plain_line(Deal.from_number(number, Rules.preset("T")))
+def test_the_optimal_line_of_a_hard_t_deal_replays_and_beats_the_plain_line() -> None:
+    """A deal whose A* once needed 10^5 positions (docs/solver.md): the line still replays.
+    One of the four such deals; ``bench/bench_solver_sweeps.py`` checks all of them."""
+    assert optimal_line_replays_and_beats_the_plain_line(Deal.from_number(48, Rules.preset("T")))
 
 
 @pytest.mark.parametrize("rules_text", ["T+stock-top", "N+stock-top"])
@@ -385,4 +386,6 @@ def test_children_queued_with_the_removals_bound_are_exact(rules_text: str, monk
     for seed in range(60):
         compared += optimal_is_breadth_first_shortest(pairing_position(rules, seed, slots=3 + seed % 2,
                                                                         extra=2 + seed % 3))
+        if compared >= 10 and pushed_again:
+            break
     assert compared >= 5 and pushed_again > 0
