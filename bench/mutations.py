@@ -41,8 +41,8 @@ SOLVER_TESTS = ("tests/test_solver.py", "tests/test_solver_optimal.py", "tests/t
                 "tests/test_talon_set.py", "tests/test_relaxation.py", "tests/test_segments.py",
                 "tests/test_waste_stack.py")
 
-THEN_IF_CUT = "\n" + " " * 20 + "if waste_cut:"
-"""The next line in find_win (the same cut in last_pass_gains is indented less and stays)."""
+THEN_IF_CUT = "\n" + " " * 8 + "if waste_cut:  # else the talon in reach"
+"""The next line in the search's buried-waste gains (the same cut in last_pass_gains stays)."""
 
 MUTATIONS = (
     Mutation("kernel-pair-sum", "the rules kernel: under waste-pair the waste top pairs with the card under it "
