@@ -54,7 +54,7 @@ def test_a_whole_game_won_by_mouse_clicks_alone_ends_on_the_end_screen(tmp_path:
         await pilot.pause()
         assert app.panel == "end"
         assert "You won: the pyramid is cleared (score 280, 73 moves" in screen_text(app)
-        assert "1 played, 1 won, a streak of 1" in screen_text(app)
+        assert "1 played, 1 won; wins in a row now: 1." in screen_text(app)
 
     drive(app, body)
     won_and_counted_once(path, stats)
