@@ -51,13 +51,14 @@ the data folder (never deleted) and the next one takes FILE.  --new-if-finished 
 before playing when FILE holds a finished game (`make play` uses it).
 
 Exit: 0 ok, 2 unreadable tap or move, 3 refused, 4 bad save file, 5 missing file, not a regular
-file or lock timeout (with --json the error lists the steps saved before it).
+file or lock timeout (with --json the error lists the steps saved before it), 7 --watch: the
+solver's search limit reached.
 """
 
 
 LINE_HELP = "At a terminal: the line-by-line prompt instead of the full-screen board."
-WATCH_HELP = ("Open the board playing the solver's line from the current position, one action at a time "
-              "(the save is not changed).")
+WATCH_HELP = ("Open the board playing the solver's line from the current position, one action at a time; "
+              "without a terminal, print each action and its board (the save is not changed).")
 NO_RECORD_HELP = "Do not count a game that ends here in the statistics."
 NEW_IF_FINISHED_HELP = ("When FILE holds a finished game: keep it in the games folder (counted in the statistics) "
                         "and deal a new game into FILE first (same rules and level).")
@@ -129,9 +130,14 @@ def play(
     style = board_style(ascii, french)
     with reporting(json_output):
         board = not taps and not line and not json_output and wants_board()
+        if watch and (taps or line or json_output):
+            raise usage_error(text("--watch plays the solver's line from the saved position: not with taps, "
+                                   "--line or --json"))
         if watch and not board:
-            raise usage_error(text("--watch shows the solver's line on the board: it needs a terminal, no taps, "
-                                   "no --line and no --json"))
+            from .watch_line import print_watch
+
+            print_watch(path, style)  # no terminal: the line printed, one action at a time
+            return
         stats = None if no_record else stats_db(db)
         kept: dict[str, Any] = {}
         if new_if_finished:
