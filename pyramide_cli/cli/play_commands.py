@@ -191,10 +191,12 @@ def play(
 
 
 def wants_board() -> bool:
-    """The board opens when stdin and stdout are terminals that can take it (``TERM=dumb`` cannot)."""
+    """The board opens when stdin, stdout and stderr are terminals that can take it (``TERM=dumb``
+    cannot).  Textual draws on stderr: with stderr sent to a file the board would be drawn there."""
     import os
 
-    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    return all(stream.isatty() for stream in streams) and os.environ.get("TERM", "") not in ("", "dumb")
 
 
 def open_board(path: Path, assist: bool | None, stats: Path | None, ascii: bool, french: bool, watch: bool) -> None:
