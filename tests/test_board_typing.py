@@ -1,6 +1,6 @@
 """What a player types on the full-screen board besides its keys (issue 22, items 4 and 8): card
-names, the board's words in each language with Enter, ``:`` lines, and how refusals name what was
-tapped; the board of a finished game."""
+names, the board's words in each language with Enter, ``:`` lines, and how refusals and hints name
+cards; the board of a finished game."""
 
 from __future__ import annotations
 
@@ -137,5 +137,22 @@ def test_the_board_of_a_finished_game_shows_its_keys_and_b_goes_back_to_the_end(
         assert app.panel is None and "b the end of the game" in screen_text(app) and "H hint" not in screen_text(app)
         await pilot.press("b")
         assert app.panel == "end" and "You resigned" in screen_text(app)
+
+    drive(app, body)
+
+
+@pytest.mark.parametrize(("lang", "named"), [("en", "K♣"), ("fr", "R♣")])
+def test_a_hint_names_its_cards_as_the_board_draws_them(tmp_path: Path, lang: str, named: str) -> None:
+    from pyramide_cli.i18n import tr
+
+    app = board(make_save(tmp_path, START), lang=lang)
+
+    async def body(pilot) -> None:
+        await pilot.press("H")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        said = tr(app.messages[0])
+        assert named in said and "KC" not in said, said
+        assert named in screen_text(app)
 
     drive(app, body)

@@ -391,7 +391,8 @@ class BoardApp(App[None]):
             return
         self.thinking = False
         self.hint = hint
-        self.messages, self.refused = (hint.text,), False  # its words start from the selection
+        self.messages = (adapter.with_card_names(hint.text, lambda card: card_name(card, self.style)),)
+        self.refused = False  # its words start from the selection
         self.session.count_hint()
         self.redraw()
 
