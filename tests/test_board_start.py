@@ -1,13 +1,18 @@
 """When ``pyramide play FILE`` opens the full-screen board (issue 22, item 1): stdin, stdout and
-stderr at a terminal (Textual draws on stderr), a terminal that can take it."""
+stderr at a terminal (Textual draws on stderr), a terminal that can take it; what the board says
+first."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
+from cli_support import WON_N_CODE, WON_N_LINE, invoke, make_save
 
 from pyramide_cli.cli.play_commands import wants_board
+from pyramide_cli.storage.save import load_game
 
 
 class Stream:
@@ -33,3 +38,37 @@ def test_the_board_opens_only_with_every_stream_at_a_terminal(monkeypatch: pytes
     monkeypatch.setattr(sys, "stdout", Stream(stdout))
     monkeypatch.setattr(sys, "stderr", Stream(stderr))
     assert wants_board() is expected
+
+
+def test_make_play_on_a_finished_game_says_on_the_board_where_the_game_went(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """`make play` (`play FILE --new-if-finished`) keeps a finished game and deals a new one: the board's
+    message line says so, since the screen hides what was printed before it."""
+    import pyramide_cli.board
+    from pyramide_cli.cli import play_commands
+
+    opened: list[dict[str, Any]] = []
+    monkeypatch.setattr(play_commands, "wants_board", lambda: True)
+    monkeypatch.setattr(pyramide_cli.board, "run_board", lambda *args, **kwargs: opened.append(kwargs))
+    monkeypatch.setenv("PYRAMIDE_HOME", str(tmp_path / "home"))
+    path = make_save(tmp_path, WON_N_CODE, *WON_N_LINE)
+    assert invoke("play", str(path), "--new-if-finished", "--no-record").status == 0
+    messages = [str(message) for message in opened[0]["messages"]]
+    kept = next((tmp_path / "home" / "games").iterdir())
+    assert messages == [f"The last game is kept in the games folder as {kept.name}.",
+                        f"A new deal: {load_game(path).data.deal} (rules N)."]
+
+
+def test_the_boards_first_messages_are_on_its_message_line(tmp_path: Path) -> None:
+    from board_support import drive, screen_text
+
+    from pyramide_cli.board.app import BoardApp
+    from pyramide_cli.board.layout import Style
+    from pyramide_cli.board.session import BoardSession
+
+    app = BoardApp(BoardSession(make_save(tmp_path), None, None), Style(), messages=("A new deal: PY1-N-AAAAAAS.",))
+
+    async def body(pilot: Any) -> None:
+        assert " A new deal: PY1-N-AAAAAAS." in screen_text(app).splitlines()
+
+    drive(app, body)

@@ -62,13 +62,14 @@ class BoardApp(App[None]):
 
     def __init__(self, session: BoardSession, style: Style, color: bool = True, watch: bool = False,
                  end_message: Callable[[Any], str] | None = None,
-                 refusal_line: Callable[[Any, Callable[[Any], str]], str] | None = None) -> None:
+                 refusal_line: Callable[[Any, Callable[[Any], str]], str] | None = None,
+                 messages: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.session, self.style, self.color, self.end_message = session, style, color, end_message
         self.refusal_line = refusal_line or plain_refusal
         self.focus_target: Target | None = None
         self.hint: BoardHint | None = None
-        self.messages: tuple[str, ...] = ()
+        self.messages: tuple[str, ...] = messages
         self.refused = False
         self.typed = ""
         self.panel: str | None = None

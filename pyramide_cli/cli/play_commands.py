@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -20,6 +20,9 @@ from ..engine.errors import PyramideError, quoted
 from ..engine.text import message_of, text
 from .render import Style, card_name, game_state, render_board
 from .exit_codes import ExitStatus
+
+if TYPE_CHECKING:
+    from ..storage.archive import Replaced
 
 PLAY_HELP = """Play taps and moves on a save file (R11-R15).
 
@@ -140,6 +143,7 @@ def play(
             return
         stats = None if no_record else stats_db(db)
         kept: dict[str, Any] = {}
+        replaced = None
         if new_if_finished:
             from .interactive import start_next_if_over
 
@@ -174,7 +178,7 @@ def play(
                    **({"warnings": warnings} if warnings else {}))
             return
         if board:
-            open_board(path, assist, stats, ascii, french or style.french, watch)
+            open_board(path, assist, stats, ascii, french or style.french, watch, replaced)
             return
         from .interactive import run_session
 
@@ -199,8 +203,10 @@ def wants_board() -> bool:
     return all(stream.isatty() for stream in streams) and os.environ.get("TERM", "") not in ("", "dumb")
 
 
-def open_board(path: Path, assist: bool | None, stats: Path | None, ascii: bool, french: bool, watch: bool) -> None:
-    """The full-screen board (``pyramide_cli.board``, the only module that imports Textual)."""
+def open_board(path: Path, assist: bool | None, stats: Path | None, ascii: bool, french: bool, watch: bool,
+               replaced: Replaced | None = None) -> None:
+    """The full-screen board (``pyramide_cli.board``, the only module that imports Textual); ``replaced``:
+    what ``--new-if-finished`` did, said on the board's message line (the screen hides what was printed)."""
     import os
 
     from ..board import run_board
@@ -209,9 +215,16 @@ def open_board(path: Path, assist: bool | None, stats: Path | None, ascii: bool,
     from .interactive import end_message, next_save
     from .render import can_encode_symbols
 
-    load_game(path)  # a missing or bad save: one line and its exit status, before the screen is taken
+    saved = load_game(path)  # a missing or bad save: one line and its exit status, before the screen is taken
+    messages: list[str] = []
+    if replaced is not None and replaced.replaced:
+        if replaced.kept is not None:
+            messages.append(text("The last game is kept in the games folder as {name}.", name=replaced.kept.name))
+        messages.append(text("A new deal: {code} (rules {rules}).", code=saved.data.deal, rules=saved.data.rules))
+    if replaced is not None and replaced.warning is not None:
+        messages.append(replaced.warning)
     style = BoardStyle(ascii=ascii or not can_encode_symbols(sys.stdout), french=french)
-    run_board(path, assist, stats, style, color=not os.environ.get("NO_COLOR"), watch=watch,
+    run_board(path, assist, stats, style, color=not os.environ.get("NO_COLOR"), watch=watch, messages=tuple(messages),
               next_save=lambda game, data, restart, level: next_save(game, data, restart, level, False),
               end_message=end_message, refusal_line=refusal_line)
 
