@@ -121,7 +121,7 @@ class BoardApp(App[None]):
         if self.thinking:
             messages = (text("Thinking (Esc cancels)"),)
         if self.typed:
-            messages = (text("typing {name}: Enter plays it, Esc cancels", name=self.typed),)
+            messages = (text("typing {name} (Enter plays it, Esc cancels)", name=self.typed),)
         hint = self.hint
         return View(self.session.time_played(), data.level, data.daily, self.focus_target,
                     hint.cards if hint is not None else (), bool(hint and hint.stock), messages, self.refused, keys,
