@@ -72,3 +72,59 @@ def test_the_boards_first_messages_are_on_its_message_line(tmp_path: Path) -> No
         assert " A new deal: PY1-N-AAAAAAS." in screen_text(app).splitlines()
 
     drive(app, body)
+
+
+class Ended(Exception):
+    """Stands for ``os._exit`` in these tests."""
+
+
+def test_a_hang_up_between_actions_saves_the_time_and_ends_at_once(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closed terminal ends the board without Textual's shutdown, which can wait forever for it."""
+    import os
+    import signal
+
+    from pyramide_cli.board.session import BoardSession
+
+    def ended(code: int) -> None:
+        raise Ended(code)
+
+    monkeypatch.setattr(os, "_exit", ended)
+    now = [0.0]
+    path = make_save(tmp_path)
+    session = BoardSession(path, None, None, clock=lambda: now[0])
+    session.play("KC")
+    now[0] = 30.0
+    with pytest.raises(Ended) as raised:
+        session.hang_up(signal.SIGHUP)
+    assert raised.value.args == (129,)
+    assert load_game(path).data.time_played == pytest.approx(30.0)
+    assert [str(move) for move in load_game(path).data.history] == ["KC"]
+
+
+def test_a_hang_up_during_a_save_ends_the_board_when_the_save_is_done(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import signal
+
+    from pyramide_cli.board import session as board_session
+
+    exits: list[int] = []
+    monkeypatch.setattr(os, "_exit", exits.append)
+    real_play_words = board_session.play_words
+    path = make_save(tmp_path)
+    session = board_session.BoardSession(path, None, None)
+
+    signals: list[int] = []
+
+    def play_words_hung_up(*args: Any, **kwargs: Any) -> Any:
+        if not signals:
+            signals.append(signal.SIGHUP)
+            session.hang_up(signal.SIGHUP)  # the signal comes while the action is being saved
+            assert exits == []
+        return real_play_words(*args, **kwargs)
+
+    monkeypatch.setattr(board_session, "play_words", play_words_hung_up)
+    session.play("KC")
+    assert exits == [129]
+    assert [str(move) for move in load_game(path).data.history] == ["KC"]

@@ -31,15 +31,19 @@ def run_board(path: Path, assist: bool | None, stats: StatsDB | Path | None, sty
 
     Every action is saved as it is played; at the end the time since the last action is saved too.
     """
+    import signal
+
     from .app import BoardApp
     from .session import BoardSession
 
     session = BoardSession(path, assist, stats, next_save, paused=watch)
+    if hasattr(signal, "SIGHUP"):  # a plain handler: it runs even while Textual waits on a terminal that is gone
+        signal.signal(signal.SIGHUP, lambda number, frame: session.hang_up(number))
     app = BoardApp(session, style, color=color, watch=watch, end_message=end_message, refusal_line=refusal_line,
                    messages=messages)
     try:
         app.run(mouse=True)
-    except OSError:  # the terminal went away (SIGHUP): what was played is saved already
+    except OSError:  # the terminal went away: what was played is saved already
         pass
     finally:
         session.finish()

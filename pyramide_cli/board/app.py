@@ -91,11 +91,10 @@ class BoardApp(App[None]):
 
     def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
-        for number in (signal.SIGHUP, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(number, self.exit)
-            except (NotImplementedError, RuntimeError, ValueError):  # pragma: no cover - not on every platform
-                pass
+        try:  # SIGTERM: the terminal is still there, put back as it was (SIGHUP: see run_board)
+            loop.add_signal_handler(signal.SIGTERM, self.exit)
+        except (NotImplementedError, RuntimeError, ValueError):  # pragma: no cover - not on every platform
+            pass
         self.set_interval(1.0, self.tick)
         if self.session.game.is_over:
             self.panel = "end"
