@@ -54,7 +54,7 @@ def test_a_whole_game_won_by_mouse_clicks_alone_ends_on_the_end_screen(tmp_path:
         await pilot.pause()
         assert app.panel == "end"
         assert "You won: the pyramid is cleared (score 280, 73 moves" in screen_text(app)
-        assert "1 played, 1 won, a streak of 1" in screen_text(app)
+        assert "1 played, 1 won; wins in a row now: 1." in screen_text(app)
 
     drive(app, body)
     won_and_counted_once(path, stats)
@@ -168,7 +168,7 @@ def test_a_hint_from_a_selected_card_that_is_not_in_its_move_says_to_clear_it_fi
         hinted = app.hint
         assert hinted is not None and hinted.cards and card("2S") not in hinted.cards or hinted.stock
         if hinted.unselect is not None:
-            assert hinted.unselect == card("2S") and "Tap 2S to clear the selection" in screen_text(app)
+            assert hinted.unselect == card("2S") and "Tap 2♠ to clear the selection" in screen_text(app)
 
     drive(app, body)
     assert load_game(path).data.hints == 2

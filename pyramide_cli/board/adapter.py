@@ -8,11 +8,12 @@ a :class:`~pyramide_cli.engine.taps.TapSession` and keeps the selection in the f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..engine.cards import Card
+from ..engine.cards import CARDS, Card
 from ..engine.moves import Move, MoveKind
-from ..engine.text import text
+from ..engine.text import Joined, Text, text
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -22,6 +23,8 @@ STOCK = "stock"
 WASTE = "waste"
 Target = Card | str
 """What a click or a key taps: a card, :data:`STOCK` or :data:`WASTE` (the top waste card)."""
+CARD_BY_NOTATION = {str(card): card for card in CARDS}
+"""``10C`` → 10♣: the names a hint's sentence holds (the notation, which the line mode types)."""
 
 
 def is_free(position: Position, card: Card) -> bool:
@@ -63,6 +66,21 @@ def hint_for_selection(game: Game, selected: Card | None) -> BoardHint:
     if selected in cards:
         return BoardHint(tuple(card for card in cards if card != selected), False, hint.text)
     return BoardHint(cards, False, hint.text, unselect=selected)
+
+
+def with_card_names(message: str, name: Callable[[Card], str]) -> str:
+    """``message`` with every card it names in the notation (``QD``, a value it was made from) written as
+    ``name`` writes it: a hint says ``Tap Q♦ then A♦`` (``D♦`` under French letters), as the board draws them."""
+    if not isinstance(message, Text) or isinstance(message, Joined) or not message.params:
+        return message
+    params = {}
+    for key, value in message.params.items():
+        if isinstance(value, Text):
+            value = with_card_names(value, name)
+        elif isinstance(value, str) and value in CARD_BY_NOTATION:
+            value = name(CARD_BY_NOTATION[value])
+        params[key] = value
+    return Text(message.template, params, message.plural, message.plural_count)
 
 
 class WatchLine(NamedTuple):

@@ -27,13 +27,11 @@ from .adapter import STOCK, WASTE, BoardHint, Target, WatchLine
 from .layout import Picture, Piece, Style, View, card_name, message_lines, moved_focus, picture, shown, target_at
 from .panels import end_lines, help_lines, panel_keys, play_keys, stats_lines, watch_keys
 from .session import BoardSession
+from .typed import BOARD_WORDS, SHOW_WORDS, completed_card, starts_line, typed_word
 
 if TYPE_CHECKING:
     from ..engine.game import Game
 
-RANK_KEYS = frozenset("A23456789TJQKRDV1at")
-"""Keys that start a card's name (``10h`` starts with 1, ``RD`` with R); the other lower-case letters are commands."""
-SUIT_KEYS = frozenset("cdhsCDHS♣♦♥♠")
 WATCH_STEP_SECONDS = 0.6
 MOVES = {"left": "left", "right": "right", "up": "up", "down": "down", "h": "left", "l": "right", "k": "up",
          "j": "down"}
@@ -64,13 +62,14 @@ class BoardApp(App[None]):
 
     def __init__(self, session: BoardSession, style: Style, color: bool = True, watch: bool = False,
                  end_message: Callable[[Any], str] | None = None,
-                 refusal_line: Callable[[Any, Callable[[Any], str]], str] | None = None) -> None:
+                 refusal_line: Callable[[Any, Callable[[Any], str]], str] | None = None,
+                 messages: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.session, self.style, self.color, self.end_message = session, style, color, end_message
         self.refusal_line = refusal_line or plain_refusal
         self.focus_target: Target | None = None
         self.hint: BoardHint | None = None
-        self.messages: tuple[str, ...] = ()
+        self.messages: tuple[str, ...] = messages
         self.refused = False
         self.typed = ""
         self.panel: str | None = None
@@ -92,11 +91,10 @@ class BoardApp(App[None]):
 
     def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
-        for number in (signal.SIGHUP, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(number, self.exit)
-            except (NotImplementedError, RuntimeError, ValueError):  # pragma: no cover - not on every platform
-                pass
+        try:  # SIGTERM: the terminal is still there, put back as it was (SIGHUP: see run_board)
+            loop.add_signal_handler(signal.SIGTERM, self.exit)
+        except (NotImplementedError, RuntimeError, ValueError):  # pragma: no cover - not on every platform
+            pass
         self.set_interval(1.0, self.tick)
         if self.session.game.is_over:
             self.panel = "end"
@@ -114,13 +112,15 @@ class BoardApp(App[None]):
             keys = panel_keys(self.panel, self.style)
         elif self.watching is not None:
             keys = watch_keys(self.style)
+        elif self.session.game.is_over:
+            keys = panel_keys("over", self.style)
         else:
             keys = play_keys(self.style)
         messages = self.messages
         if self.thinking:
             messages = (text("Thinking (Esc cancels)"),)
         if self.typed:
-            messages = (text("typing {name} (Esc cancels)", name=self.typed),)
+            messages = (text("typing {name} (Enter plays it, Esc cancels)", name=self.typed),)
         hint = self.hint
         return View(self.session.time_played(), data.level, data.daily, self.focus_target,
                     hint.cards if hint is not None else (), bool(hint and hint.stock), messages, self.refused, keys,
@@ -196,14 +196,14 @@ class BoardApp(App[None]):
         self.redraw()
 
     def handle_key(self, key: str, character: str | None) -> None:
-        if key in ("ctrl+c", "q") and not self.typed:
+        if key == "ctrl+c" or (key == "q" and not self.typed):
             self.exit()
             return
         if key == "escape":
             self.escape()
             return
         if self.typed:
-            self.type_card(character or "")
+            self.type_key(key, character)
             return
         if self.panel is not None:
             self.panel_key(key)
@@ -212,6 +212,9 @@ class BoardApp(App[None]):
             self.watch_key(key)
             return
         if self.thinking:
+            return
+        if self.session.game.is_over and key == "b":
+            self.panel = "end"
             return
         if key in MOVES:
             self.move_focus(MOVES[key])
@@ -234,8 +237,8 @@ class BoardApp(App[None]):
             self.panel = "stats"
         elif key in ("n", "r", "X"):
             self.ask(key)
-        elif character and character in RANK_KEYS:
-            self.typed = character
+        elif starts_line(character):
+            self.typed = character or ""
 
     def escape(self) -> None:
         """Esc: cancels what is going on (a search, a name being typed, a panel, the watch), else clears the hint."""
@@ -256,23 +259,32 @@ class BoardApp(App[None]):
         drawn = self.last_picture or self.picture(self.size.width)
         self.focus_target = moved_focus(drawn, self.focus_target, direction)
 
-    def type_card(self, character: str) -> None:
-        """A card's name typed key by key: a rank (``1`` of ``10`` takes a ``0``), then a suit."""
-        if self.typed == "1" and character == "0":
-            self.typed = "10"
+    def type_key(self, key: str, character: str | None) -> None:
+        """A key while a name or a word is typed (:mod:`.typed`): a card's name taps it once complete,
+        Enter plays the line, Backspace takes a character back; other keys are not typed."""
+        if key == "enter":
+            line, self.typed = self.typed, ""
+            self.play_line(line)
+        elif key == "backspace":
+            self.typed = self.typed[:-1]
+        elif character and len(character) == 1 and character.isprintable():
+            card = completed_card(self.typed, character)
+            if card is None:
+                self.typed += character
+            else:
+                self.typed = ""
+                self.focus_target = card
+                self.tap(card)
+
+    def play_line(self, line: str) -> None:
+        """A typed line: a word the board does itself (``indice`` is the hint key), else a tap or a move."""
+        word = typed_word(line)
+        if not word:
             return
-        if character not in SUIT_KEYS or self.typed == "1":
-            self.typed = ""
-            self.messages, self.refused = (text("Not a card: type a rank and a suit, as 10h or KS."),), True
-            return
-        name, self.typed = self.typed + character, ""
-        try:
-            card = parse_card(name)
-        except CardError as error:
-            self.messages, self.refused = (str(error),), True
-            return
-        self.focus_target = card
-        self.tap(card)
+        if word.lower() in BOARD_WORDS:
+            self.handle_key(BOARD_WORDS[word.lower()], None)
+        elif word.lower() not in SHOW_WORDS:
+            self.act(word)
 
     # -- actions ----------------------------------------------------------------------------------
     def tap(self, target: Target) -> None:
@@ -282,16 +294,29 @@ class BoardApp(App[None]):
         """One tap or move, saved at once; the message line says a refusal (R11, R13; R15 without error help)."""
         self.hint = None
         played = self.session.play(word)
-        self.refused = False
+        self.refused = played.result is None  # a word that is no tap, a lock that did not come
         self.messages = () if played.message is None else (played.message,)
         if played.refused is not None:
             step = played.refused
-            words = {STOCK: text("stock"), WASTE: text("waste"), "undo": text("undo"), "resign": text("resign")}
-            name = words[step.text] if step.text in words else card_name(parse_card(step.text), self.style)
-            self.messages = (*self.messages, self.refusal_line(step._replace(text=name),
+            self.messages = (*self.messages, self.refusal_line(step._replace(text=self.input_name(step.text)),
                                                                lambda card: card_name(card, self.style)))
             self.refused = True
         self.after_change()
+
+    def input_name(self, word: str) -> str:
+        """How a refusal names what was tapped: a card as the board draws it (the waste's top card for a
+        click on the waste), the stock and the other words in the player's language, a move as typed."""
+        waste_top = self.session.game.position.waste_top
+        if word == WASTE and waste_top is not None:
+            return card_name(waste_top, self.style)
+        words = {STOCK: text("stock"), WASTE: text("waste"), "undo": text("undo"), "resign": text("resign"),
+                 "draw": text("draw"), "recycle": text("recycle")}
+        if word in words:
+            return words[word]
+        try:
+            return card_name(parse_card(word), self.style)
+        except CardError:
+            return word
 
     def after_change(self) -> None:
         if self.session.game.is_over and not self.shown_end:
@@ -366,7 +391,8 @@ class BoardApp(App[None]):
             return
         self.thinking = False
         self.hint = hint
-        self.messages, self.refused = (hint.text,), False  # its words start from the selection
+        self.messages = (adapter.with_card_names(hint.text, lambda card: card_name(card, self.style)),)
+        self.refused = False  # its words start from the selection
         self.session.count_hint()
         self.redraw()
 

@@ -21,7 +21,8 @@ def play_keys(style: Style) -> Keys:
     arrows = "arrows hjkl" if style.ascii else "←↓↑→ hjkl"
     return ((arrows, text("move")), ("Enter", text("tap")), ("d", text("stock")), ("u", text("undo")),
             ("H", text("hint")), ("w", text("watch the solver")), ("n", text("new deal")), ("r", text("restart")),
-            ("X", text("resign")), ("s", text("statistics")), ("?", text("keys")), ("q", text("quit")))
+            ("X", text("resign")), ("s", text("statistics")), (":", text("type a word")), ("?", text("keys")),
+            ("q", text("quit")))
 
 
 def watch_keys(style: Style) -> Keys:
@@ -31,6 +32,9 @@ def watch_keys(style: Style) -> Keys:
 def panel_keys(panel: str, style: Style) -> Keys:
     if panel == "end":
         return (("n", text("new deal")), ("r", text("restart")), ("b", text("look at the board")),
+                ("q", text("quit")))
+    if panel == "over":  # the board of a finished game, looked at from its end screen
+        return (("n", text("new deal")), ("r", text("restart")), ("b", text("the end of the game")),
                 ("q", text("quit")))
     if panel.startswith("confirm:"):
         return (("y", text("yes")), ("n", text("no")))
@@ -53,7 +57,7 @@ def record_lines(session: BoardSession) -> list[str]:
     record = session.record()
     if record is None:
         return [text("This game is not counted in the statistics (--no-record).")]
-    return [text("Your record under rules {rules}: {played} played, {won} won, a streak of {streak} wins now.",
+    return [text("Your record under rules {rules}: {played} played, {won} won; wins in a row now: {streak}.",
                  rules=session.game.deal.rules.name, played=record.played, won=record.won, streak=record.streak)]
 
 
@@ -66,7 +70,8 @@ def help_lines(style: Style) -> list[str]:
     return [
         text("Keys"),
         text("Click a card, or move the focus with the arrows (or h j k l) and press Enter or Space: a tap."),
-        text("Type a card's name to tap it: 10h, KS, RD (French letters work too)."),
+        text("Type a card's name to tap it: 10h, KS, RD (K, Q and J in capitals: k, j and q are keys)."),
+        text("Type : then a word of the board or a move, and Enter: :stock, :hint, :10C+3S, :kd."),
         text("d or a click on the stock: draw, or turn the waste over; u: undo (up to 100)."),
         text("H: a hint from your selection, its cards underlined (it plays nothing); Esc cancels it."),
         text("w: watch the solver play from here (Space pauses, . one step, Esc stops); your save is not changed."),

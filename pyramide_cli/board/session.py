@@ -19,10 +19,12 @@ neither won nor lost).  ``new`` of a game in progress resigns it first, as the l
 
 from __future__ import annotations
 
+import functools
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from ..engine.errors import PyramideError
 from ..engine.text import message_of, text
@@ -54,6 +56,22 @@ class Played(NamedTuple):
     refused: Step | None = None
 
 
+def saving(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A :class:`BoardSession` method that reads or writes the save: a hang-up (:meth:`BoardSession.hang_up`)
+    that comes meanwhile ends the board only when it is done."""
+    @functools.wraps(method)
+    def guarded(self: BoardSession, *args: Any, **kwargs: Any) -> Any:
+        self.busy += 1
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self.busy -= 1
+            if self.hung_up and not self.busy:
+                self.end_now()
+
+    return guarded
+
+
 class BoardSession:
     """One board on one save file."""
 
@@ -67,6 +85,10 @@ class BoardSession:
         """True while the solver's line is watched (from the start with ``play --watch``)."""
         self.held = 0.0
         """Time played before the clock was paused, not yet saved."""
+        self.busy = 0
+        """How many save reads or writes are under way (:func:`saving`)."""
+        self.hung_up = 0
+        """The exit status a hang-up asked for (128 + the signal), 0 without one."""
         self.last = play_words(path, [], assist, stats=stats)
         self.warnings: list[str] = list(self.last.warnings)
 
@@ -94,6 +116,7 @@ class BoardSession:
             return held
         return self.stopwatch.lap()
 
+    @saving
     def play(self, word: str) -> Played:
         """One tap or move, saved at once; a lock that does not come or a bad file gives a message."""
         try:
@@ -108,6 +131,7 @@ class BoardSession:
             message = text("The file was played by another process meanwhile: its moves are included.")
         return Played(result, message, result.refused)
 
+    @saving
     def count_hint(self) -> None:
         """A hint shown is counted in the save, as the line mode counts it."""
         try:
@@ -116,6 +140,7 @@ class BoardSession:
         except PyramideError:
             pass
 
+    @saving
     def reload(self) -> bool:
         """Re-read the save when another process changed it; True when it had changed."""
         try:
@@ -130,6 +155,7 @@ class BoardSession:
             return False
         return True
 
+    @saving
     def finish(self) -> None:
         """The time since the last action into the save (the end of the board, as the line mode's ``quit``)."""
         lap = self._lap()
@@ -138,6 +164,19 @@ class BoardSession:
                 self.last = play_words(self.path, [], self.assist, lap, stats=self.stats)
             except PyramideError:
                 pass
+
+    def hang_up(self, number: int) -> None:
+        """SIGHUP: the terminal is gone.  The time since the last action is saved and the process ends at
+        once (``os._exit``): Textual's own shutdown writes to the terminal and can wait for it forever.
+        A hang-up during a save ends the board when that save is done."""
+        self.hung_up = 128 + number
+        if not self.busy:
+            self.end_now()
+
+    def end_now(self) -> NoReturn:
+        code, self.hung_up = self.hung_up, 0
+        self.finish()
+        os._exit(code)
 
     def pause_clock(self, paused: bool) -> None:
         """Stop the stopwatch while the solver's line is watched (watching is not playing): the time
@@ -150,6 +189,7 @@ class BoardSession:
         self.paused = paused
 
     # -- the next game ----------------------------------------------------------------------------
+    @saving
     def next_game(self, restart: bool) -> str:
         """``restart`` (the same deal) or ``new`` (a new deal, same rules and level); returns the line to show.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -20,6 +20,9 @@ from ..engine.errors import PyramideError, quoted
 from ..engine.text import message_of, text
 from .render import Style, card_name, game_state, render_board
 from .exit_codes import ExitStatus
+
+if TYPE_CHECKING:
+    from ..storage.archive import Replaced
 
 PLAY_HELP = """Play taps and moves on a save file (R11-R15).
 
@@ -51,13 +54,14 @@ the data folder (never deleted) and the next one takes FILE.  --new-if-finished 
 before playing when FILE holds a finished game (`make play` uses it).
 
 Exit: 0 ok, 2 unreadable tap or move, 3 refused, 4 bad save file, 5 missing file, not a regular
-file or lock timeout (with --json the error lists the steps saved before it).
+file or lock timeout (with --json the error lists the steps saved before it), 7 --watch: the
+solver's search limit reached.
 """
 
 
 LINE_HELP = "At a terminal: the line-by-line prompt instead of the full-screen board."
-WATCH_HELP = ("Open the board playing the solver's line from the current position, one action at a time "
-              "(the save is not changed).")
+WATCH_HELP = ("Open the board playing the solver's line from the current position, one action at a time; "
+              "without a terminal, print each action and its board (the save is not changed).")
 NO_RECORD_HELP = "Do not count a game that ends here in the statistics."
 NEW_IF_FINISHED_HELP = ("When FILE holds a finished game: keep it in the games folder (counted in the statistics) "
                         "and deal a new game into FILE first (same rules and level).")
@@ -129,11 +133,17 @@ def play(
     style = board_style(ascii, french)
     with reporting(json_output):
         board = not taps and not line and not json_output and wants_board()
+        if watch and (taps or line or json_output):
+            raise usage_error(text("--watch plays the solver's line from the saved position: not with taps, "
+                                   "--line or --json"))
         if watch and not board:
-            raise usage_error(text("--watch shows the solver's line on the board: it needs a terminal, no taps, "
-                                   "no --line and no --json"))
+            from .watch_line import print_watch
+
+            print_watch(path, style)  # no terminal: the line printed, one action at a time
+            return
         stats = None if no_record else stats_db(db)
         kept: dict[str, Any] = {}
+        replaced = None
         if new_if_finished:
             from .interactive import start_next_if_over
 
@@ -168,7 +178,7 @@ def play(
                    **({"warnings": warnings} if warnings else {}))
             return
         if board:
-            open_board(path, assist, stats, ascii, french or style.french, watch)
+            open_board(path, assist, stats, ascii, french or style.french, watch, replaced)
             return
         from .interactive import run_session
 
@@ -190,14 +200,18 @@ def play(
 
 
 def wants_board() -> bool:
-    """The board opens when stdin and stdout are terminals that can take it (``TERM=dumb`` cannot)."""
+    """The board opens when stdin, stdout and stderr are terminals that can take it (``TERM=dumb``
+    cannot).  Textual draws on stderr: with stderr sent to a file the board would be drawn there."""
     import os
 
-    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    return all(stream.isatty() for stream in streams) and os.environ.get("TERM", "") not in ("", "dumb")
 
 
-def open_board(path: Path, assist: bool | None, stats: Path | None, ascii: bool, french: bool, watch: bool) -> None:
-    """The full-screen board (``pyramide_cli.board``, the only module that imports Textual)."""
+def open_board(path: Path, assist: bool | None, stats: Path | None, ascii: bool, french: bool, watch: bool,
+               replaced: Replaced | None = None) -> None:
+    """The full-screen board (``pyramide_cli.board``, the only module that imports Textual); ``replaced``:
+    what ``--new-if-finished`` did, said on the board's message line (the screen hides what was printed)."""
     import os
 
     from ..board import run_board
@@ -206,9 +220,16 @@ def open_board(path: Path, assist: bool | None, stats: Path | None, ascii: bool,
     from .interactive import end_message, next_save
     from .render import can_encode_symbols
 
-    load_game(path)  # a missing or bad save: one line and its exit status, before the screen is taken
+    saved = load_game(path)  # a missing or bad save: one line and its exit status, before the screen is taken
+    messages: list[str] = []
+    if replaced is not None and replaced.replaced:
+        if replaced.kept is not None:
+            messages.append(text("The last game is kept in the games folder as {name}.", name=replaced.kept.name))
+        messages.append(text("A new deal: {code} (rules {rules}).", code=saved.data.deal, rules=saved.data.rules))
+    if replaced is not None and replaced.warning is not None:
+        messages.append(replaced.warning)
     style = BoardStyle(ascii=ascii or not can_encode_symbols(sys.stdout), french=french)
-    run_board(path, assist, stats, style, color=not os.environ.get("NO_COLOR"), watch=watch,
+    run_board(path, assist, stats, style, color=not os.environ.get("NO_COLOR"), watch=watch, messages=tuple(messages),
               next_save=lambda game, data, restart, level: next_save(game, data, restart, level, False),
               end_message=end_message, refusal_line=refusal_line)
 
