@@ -13,14 +13,13 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+import process_support
 from cli_support import EXAMPLES, invoke, save_text
 
 EXAMPLE_BOUND = 20.0
@@ -56,19 +55,9 @@ HOSTILE_VALUES = [
 ]
 
 
-@contextlib.contextmanager
-def bounded(seconds: float = EXAMPLE_BOUND) -> Iterator[None]:
+def bounded(seconds: float = EXAMPLE_BOUND) -> contextlib.AbstractContextManager[None]:
     """Fail the example (instead of hanging the suite) if it runs past ``seconds``."""
-    def ran_past(signum: int, frame: object) -> None:
-        raise AssertionError(f"ran past the bound of {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, ran_past)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    return process_support.bounded(seconds)
 
 
 class Budget:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,9 +41,10 @@ def wait_for(condition: object, bound: float = 5.0) -> bool:
     return True
 
 
-@pytest.mark.skipif(not PROC_LOCKS.exists(), reason="needs Linux's /proc/locks to see who waits")
-def test_waiters_are_served_in_arrival_order_and_a_releaser_queues_behind_them(tmp_path: Path) -> None:
-    save = make_save(tmp_path, CODE)
+def arrival_order(save: Path, waiters: int, waiting: Callable[[int], bool]) -> list[str]:
+    """The order in which ``waiters`` threads, started one by one while the lock is held, and then the
+    holder asking again at once get the save's lock; ``waiting(n)`` says when ``n`` of them wait (each
+    is started only once the one before it waits, so their arrival order is known)."""
     order: list[str] = []
     holder = SaveLock(save, timeout=30)
     holder.__enter__()
@@ -52,17 +54,24 @@ def test_waiters_are_served_in_arrival_order_and_a_releaser_queues_behind_them(t
             order.append(name)
 
     threads = []
-    for number in range(5):
+    for number in range(waiters):
         thread = threading.Thread(target=waiter, args=(f"waiter {number}",))
         thread.start()
         threads.append(thread)
-        assert wait_for(lambda number=number: blocked_waits(save) == number + 1), "the waiter never blocked in flock"
+        assert wait_for(lambda number=number: waiting(number + 1)), "the waiter never waited"
     holder.__exit__(None, None, None)
     with SaveLock(save, timeout=30):  # the holder wants it again at once: it comes after the others
         order.append("holder again")
     for thread in threads:
         thread.join(30)
-    assert order == [f"waiter {number}" for number in range(5)] + ["holder again"]
+    return order
+
+
+@pytest.mark.skipif(not PROC_LOCKS.exists(), reason="needs Linux's /proc/locks to see who waits")
+def test_waiters_are_served_in_arrival_order_and_a_releaser_queues_behind_them(tmp_path: Path) -> None:
+    save = make_save(tmp_path, CODE)
+    assert arrival_order(save, 5, lambda waiting: blocked_waits(save) == waiting) == [
+        f"waiter {number}" for number in range(5)] + ["holder again"]
 
 
 def test_a_timed_out_waiter_leaves_no_lock_behind(tmp_path: Path) -> None:

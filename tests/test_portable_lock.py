@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from cli_support import ROOT, make_save
 from pyramide_cli.storage import locking
 from pyramide_cli.storage.files import LockTimeoutError, SaveLock
 from pyramide_cli.storage.save import load_game
-from test_locking import wait_for
+from test_locking import arrival_order
 from without_fcntl import fake_msvcrt
 
 WITHOUT_FCNTL = ROOT / "tests" / "without_fcntl.py"
@@ -51,26 +50,8 @@ def test_the_lock_is_msvcrt_s_where_fcntl_is_missing(tmp_path: Path, windows: No
 
 def test_without_fcntl_waiters_are_served_in_arrival_order(tmp_path: Path, windows: None) -> None:
     save = make_save(tmp_path)
-    order: list[str] = []
-    holder = SaveLock(save, timeout=30)
-    holder.__enter__()
-
-    def waiter(name: str) -> None:
-        with SaveLock(save, timeout=30):
-            order.append(name)
-
-    threads = []
-    for number in range(4):
-        thread = threading.Thread(target=waiter, args=(f"waiter {number}",))
-        thread.start()
-        threads.append(thread)
-        assert wait_for(lambda number=number: queued(save) == number + 1), "the waiter never queued"
-    holder.__exit__(None, None, None)
-    with SaveLock(save, timeout=30):  # the holder wants it again at once: it comes after the others
-        order.append("holder again")
-    for thread in threads:
-        thread.join(30)
-    assert order == [f"waiter {number}" for number in range(4)] + ["holder again"]
+    assert arrival_order(save, 4, lambda waiting: queued(save) == waiting) == [
+        f"waiter {number}" for number in range(4)] + ["holder again"]
 
 
 def pyramide_without_fcntl(*args: str, cwd: Path, stdin: Path | None = None) -> subprocess.Popen[str]:
