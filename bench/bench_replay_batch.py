@@ -16,14 +16,13 @@ from __future__ import annotations
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench_cli import measured, pyramide_command  # bench/ is the script's folder, first on sys.path
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
 from pyramide_cli.engine.rules import Rules
@@ -41,18 +40,6 @@ def compile_package() -> None:
 
     compileall.compile_dir(Path(__file__).resolve().parent.parent / "pyramide_cli", quiet=1)
 
-
-def pyramide_command() -> list[str]:
-    script = Path(sys.executable).with_name("pyramide")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "pyramide_cli"]
-
-
-def measured(command: list[str], cwd: Path) -> tuple[float, float, int]:
-    """(CPU seconds, wall seconds, exit status) of one run."""
-    started = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    return usage.ru_utime + usage.ru_stime, time.perf_counter() - started, os.waitstatus_to_exitcode(status)
 
 
 def write_saves(folder: Path, seed: int = 24) -> list[int]:

@@ -22,23 +22,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PYRAMIDE = [sys.executable, "-m", "pyramide_cli"]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from process_support import running  # noqa: E402 - the tests' own check of a process left behind
 ENV = {**os.environ, "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8:strict"}
 ENV.pop("PYRAMIDE_DEBUG", None)
 FAULTY = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'faulty_engine.py'}"
 SCRIPTED = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'scripted_engine.py'}"
-
-
-def running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except (OSError, IndexError):
-        return True
 
 
 def left_behind(pids: Path) -> int:

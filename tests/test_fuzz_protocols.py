@@ -13,13 +13,13 @@ import io
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from process_support import all_ended, bounded, pids_in
+from test_fuzz import Budget
 
 from cli_support import ROOT
 from pyramide_cli.bots.serve import REQUESTS, serve
@@ -28,22 +28,11 @@ from pyramide_cli.cli.bot_commands import serve_error
 from pyramide_cli.engine.rules import Rules
 
 EXAMPLES_PER_TEST = int(os.environ.get("PYRAMIDE_FUZZ_EXAMPLES", "40"))
-TEST_BUDGET = float(os.environ.get("PYRAMIDE_FUZZ_SECONDS", "4"))
 FUZZ = settings(max_examples=EXAMPLES_PER_TEST, deadline=None, derandomize="PYRAMIDE_FUZZ_EXAMPLES" not in os.environ,
                 database=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                                       HealthCheck.data_too_large])
 SCRIPTED = ROOT / "tests" / "engines" / "scripted_engine.py"
 REASONS = {None, "illegal", "malformed", "timeout", "crashed", "unavailable", "action-cap"}
-
-
-class Budget:
-    def __init__(self) -> None:
-        self.end: float | None = None
-
-    def spent(self) -> bool:
-        if self.end is None:
-            self.end = time.monotonic() + TEST_BUDGET
-        return time.monotonic() > self.end
 
 
 @pytest.fixture
