@@ -33,12 +33,13 @@ def key_and_click_figures(folder: Path) -> tuple[list[float], list[float]]:
     from pyramide_cli.board.app import BoardApp
     from pyramide_cli.board.layout import Style
     from pyramide_cli.board.session import BoardSession
+    from pyramide_cli.cli.steps import refusal_line
 
     subprocess.run([sys.executable, "-m", "pyramide_cli", "deal", CODE, "-o", str(folder / "k.yaml"), "--quiet",
                     "--force"], check=True)
     subprocess.run([sys.executable, "-m", "pyramide_cli", "play", str(folder / "k.yaml"), *LINE, "--quiet"],
                    check=True)
-    app = BoardApp(BoardSession(folder / "k.yaml", None, None), Style())
+    app = BoardApp(BoardSession(folder / "k.yaml", None, None), Style(), refusal_line=refusal_line)
     keys: list[float] = []
     clicks: list[float] = []
 

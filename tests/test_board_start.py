@@ -65,8 +65,10 @@ def test_the_boards_first_messages_are_on_its_message_line(tmp_path: Path) -> No
     from pyramide_cli.board.app import BoardApp
     from pyramide_cli.board.layout import Style
     from pyramide_cli.board.session import BoardSession
+    from pyramide_cli.cli.steps import refusal_line
 
-    app = BoardApp(BoardSession(make_save(tmp_path), None, None), Style(), messages=("A new deal: PY1-N-AAAAAAS.",))
+    app = BoardApp(BoardSession(make_save(tmp_path), None, None), Style(), refusal_line=refusal_line,
+                   messages=("A new deal: PY1-N-AAAAAAS.",))
 
     async def body(pilot: Any) -> None:
         assert " A new deal: PY1-N-AAAAAAS." in screen_text(app).splitlines()

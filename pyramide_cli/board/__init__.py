@@ -18,11 +18,10 @@ if TYPE_CHECKING:
     from .session import NextSave
 
 
-def run_board(path: Path, assist: bool | None, stats: StatsDB | Path | None, style: Style, *, color: bool = True,
+def run_board(path: Path, assist: bool | None, stats: StatsDB | Path | None, style: Style, *,
+              refusal_line: Callable[[Any, Callable[[Any], str]], str], color: bool = True,
               watch: bool = False, next_save: NextSave | None = None,
-              end_message: Callable[[Any], str] | None = None,
-              refusal_line: Callable[[Any, Callable[[Any], str]], str] | None = None,
-              messages: tuple[str, ...] = ()) -> None:
+              end_message: Callable[[Any], str] | None = None, messages: tuple[str, ...] = ()) -> None:
     """Open the board on the save at ``path`` until the player quits (or the terminal goes away).
 
     ``next_save``, ``end_message`` and ``refusal_line`` are the line mode's own (passed in by the

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.cards import CARDS, Card
-from ..engine.moves import Move, MoveKind
+from ..engine.moves import Move
 from ..engine.text import Joined, Text, text
 
 if TYPE_CHECKING:
@@ -55,17 +55,14 @@ def hint_for_selection(game: Game, selected: Card | None) -> BoardHint:
     from ..analysis.hint import hint_for
 
     hint = hint_for(game, selected=selected)
-    move = hint.move
-    if move is None:
+    if hint.move is None:
         return BoardHint((), False, hint.text)
-    if move.kind in (MoveKind.DRAW, MoveKind.RECYCLE):
+    if hint.taps == ("stock",):
         return BoardHint((), True, hint.text)
-    cards = tuple(move.cards)
-    if selected is None or move.kind is MoveKind.KING:
-        return BoardHint(cards, False, hint.text)
-    if selected in cards:
-        return BoardHint(tuple(card for card in cards if card != selected), False, hint.text)
-    return BoardHint(cards, False, hint.text, unselect=selected)
+    taps = tuple(CARD_BY_NOTATION[tap] for tap in hint.taps)
+    if selected is not None and taps[0] == selected:  # the hint's first tap clears the selection
+        return BoardHint(taps[1:], False, hint.text, unselect=selected)
+    return BoardHint(taps, False, hint.text)
 
 
 def with_card_names(message: str, name: Callable[[Card], str]) -> str:

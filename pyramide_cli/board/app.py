@@ -48,25 +48,18 @@ class BoardView(Widget):
         self.refresh()
 
 
-def plain_refusal(step: Any, name: Callable[[Any], str]) -> str:
-    """A refusal's line when no line-mode wording is passed in: the input and the engine's message."""
-    message = step.result.message or step.result.refusal.value
-    return text("{input}: {message}", input=step.text, message=message)
-
-
 class BoardApp(App[None]):
     """``pyramide play FILE`` at a terminal (see ``docs/cli.md``, "The board")."""
 
     CSS = "Screen { overflow: hidden; } BoardView { width: 100%; height: 100%; }"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, session: BoardSession, style: Style, color: bool = True, watch: bool = False,
-                 end_message: Callable[[Any], str] | None = None,
-                 refusal_line: Callable[[Any, Callable[[Any], str]], str] | None = None,
-                 messages: tuple[str, ...] = ()) -> None:
+    def __init__(self, session: BoardSession, style: Style, *,
+                 refusal_line: Callable[[Any, Callable[[Any], str]], str], color: bool = True, watch: bool = False,
+                 end_message: Callable[[Any], str] | None = None, messages: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.session, self.style, self.color, self.end_message = session, style, color, end_message
-        self.refusal_line = refusal_line or plain_refusal
+        self.refusal_line = refusal_line
         self.focus_target: Target | None = None
         self.hint: BoardHint | None = None
         self.messages: tuple[str, ...] = messages
