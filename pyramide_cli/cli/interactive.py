@@ -10,8 +10,9 @@ are skipped.
 
 ``new`` and ``restart`` put the next game in the same file and keep the one that was there in the
 games folder (:mod:`pyramide_cli.storage.archive`): a finished game is counted in the statistics
-once and kept; a game in progress is resigned first (at a prompt, after asking); a deal without a
-single action is simply replaced.
+once and kept; before ``new`` a game in progress is resigned (at a prompt, after asking), while
+``restart`` keeps it without counting it anywhere, so no streak breaks; a deal without a single
+action is simply replaced.
 
 At a prompt a refusal is shown and play goes on; from a pipe the first refusal ends the session
 (exit 3) and an unreadable line ends it with exit 2, like the same words given as arguments (a
@@ -333,14 +334,11 @@ class Session:
                 say_error(message)
                 return True
         if self.last.data.history and not self.last.game.is_over:
-            if word == "restart":  # the same deal again: the attempt is kept, not counted (docs/cli.md)
-                if not self.ask(text("Start this deal again? This game is kept, not counted in your statistics.")):
-                    return True
-            else:
-                if not self.ask(text("The game in progress ends as resigned and is kept. Go on?")):
-                    return True
-                if not self.resigned():
-                    return True
+            restart = word == "restart"  # the same deal again: the attempt is kept, not counted (docs/cli.md)
+            question = (text("Start this deal again? This game is kept, not counted in your statistics.") if restart
+                        else text("The game in progress ends as resigned and is kept. Go on?"))
+            if not self.ask(question) or (not restart and not self.resigned()):
+                return True
         try:
             new = next_save(self.last.game, self.last.data, word == "restart", level, self.talking)
         except PyramideError as error:  # a level search that found nothing
