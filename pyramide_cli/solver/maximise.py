@@ -83,8 +83,7 @@ class Maximiser:
             if search.memo[key] < time or key in done:
                 continue  # set aside again at an earlier time, which dominates
             done.add(key)
-            if self.bounds and not (bound_pyramid > search.max_pyramid or bound_all > search.max_all
-                                    or bound_pyramid == search.best[0] and bound_all > search.best[1]):
+            if self.bounds and not search.may_beat(bound_pyramid, bound_all):
                 continue  # the bound phase 1 found (no smaller than branch-and-bound's) cannot beat the best
             search.path = list(path)
             self._explore(pyramid, talon, drawn, recycles, counts)
@@ -168,6 +167,8 @@ class Maximiser:
         search = self.search
         if bound_pyramid > search.max_pyramid:
             return None
+        if search.pyramid_only:
+            return 53  # more than any count of cards: only more pyramid cards count
         return (search.best[1] if bound_pyramid == search.best[0] else search.max_all) + 1 - off
 
     def _explore(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, root: bool = True) -> None:

@@ -33,17 +33,20 @@ class TalonSearch:
 
     def __init__(self, tables: DealTables, relaxation: Relaxation, budget: Budget,
                  recycle_limit: int | None = None, last_pass_cut: bool = False,
-                 options: SearchOptions = DEFAULT_OPTIONS) -> None:
+                 options: SearchOptions = DEFAULT_OPTIONS, pyramid_only: bool = False) -> None:
         """``recycle_limit``: search only wins using at most that many recycles (limited rules only;
         ``None``: the rules' own limit).  ``last_pass_cut``: in the last allowed pass, also cut
         positions whose reachable talon cannot win the multiset game (buried-waste, and after it
-        last-pass-segments or waste-stack; no talon pairs only).  ``options``: the rules switched off."""
+        last-pass-segments or waste-stack; no talon pairs only).  ``options``: the rules switched off.
+        ``pyramid_only``: phase 2 looks for the most pyramid cards alone (the hint's objective): its
+        cards in all are those of a line to them, not the most."""
         rules = tables.rules
         uses = options.check().uses
         self.tables = tables
         self.relaxation = relaxation
         self.budget = budget
         self.options = options
+        self.pyramid_only = pyramid_only
         self.limit = rules.recycle_limit if recycle_limit is None else recycle_limit
         self.last_pass_cut = last_pass_cut and uses(SearchRule.BURIED_WASTE)
         self.relaxation_cuts = uses(SearchRule.MULTISET_RELAXATION)
@@ -63,6 +66,8 @@ class TalonSearch:
         """``(search, pyramid, talon, drawn, recycles)`` → (transposition key, the node's time): a later
         time on the same key is dominated (time-dominance, recycle-dominance); a plain function."""
         self.marks_pass_start = self.key_of is _pass_start_key
+        self.lost_walk = self.marks_pass_start and uses(SearchRule.LOST_WALK)
+        """Lost-walk (draw-3, unlimited recycles): the pointers a lost node's pass draws to are lost too."""
         self.strict = rules.strict
         self.stock_top = rules.stock_top
         self.waste_pair = rules.waste_pair
@@ -262,8 +267,24 @@ class TalonSearch:
             raise
         if self.marks_pass_start and key >> TALON_KEY_SHIFT:
             memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # pass-start: its pass's start is reached from it
+            if self.lost_walk:
+                self._mark_walk_lost(key & ((1 << TALON_KEY_SHIFT) - 1), talon, drawn)
         del path[base:]
         return False
+
+    def _mark_walk_lost(self, key: int, talon: int, drawn: int) -> None:
+        """Lost-walk: every pointer the draws of this pass reach from a lost node is lost (its walk is
+        the rest of this one).  ``key``: the node's key without its pointer."""
+        memo = self.memo
+        stock = talon >> drawn << drawn
+        step = self.draw_count
+        while True:
+            for _ in range(step):
+                top = stock & -stock
+                stock ^= top
+            if not stock:
+                return  # the whole talon on the waste: the pass start's key, marked already
+            memo.setdefault(key | top.bit_length() << TALON_KEY_SHIFT, 0)
 
     def _a_child_wins(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, shape: Shape) -> bool:
         """Whether some child wins (its steps then stay on :attr:`path`)."""
@@ -326,10 +347,18 @@ class TalonSearch:
         left = pyramid.bit_count()
         bound_pyramid = 28 - left + gains[0]
         bound_all = 52 - left - talon.bit_count() + gains[1] + (talon & self.tables.talon_kings).bit_count()
-        if (not self.bounds or bound_pyramid > self.max_pyramid or bound_all > self.max_all
-                or bound_pyramid == self.best[0] and bound_all > self.best[1]):
+        if not self.bounds or self.may_beat(bound_pyramid, bound_all):
             self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(self.path), bound_pyramid,
                                   bound_all))
+
+    def may_beat(self, bound_pyramid: int, bound_all: int) -> bool:
+        """Whether bounds on a node's pyramid cards and cards in all may beat the best found
+        (branch-and-bound; under ``pyramid_only`` only more pyramid cards do)."""
+        if bound_pyramid > self.max_pyramid:
+            return True
+        if self.pyramid_only:
+            return False
+        return bound_all > self.max_all or bound_pyramid == self.best[0] and bound_all > self.best[1]
 
     def last_pass_gains(self, pyramid: int, shape: Shape, talon: int, drawn: int,
                         counts: int, relaxed_win: bool = False) -> tuple[Gains | None, int]:
