@@ -3,9 +3,10 @@
 :func:`hint_for` solves the game's current position within small limits and never changes the
 game.  When the position can still be won, the hint is the next action of a winning line; when it
 cannot, it says so and points at the action leading to the most pyramid cards removed (the search
-maximises those alone, :func:`~pyramide_cli.solver.solve_for_hint`; when none can come off any more,
-at the one leading to the most cards in all); when the search reaches its limit, it falls back to the strategy tips of the sources (kings at once,
-pyramid pairs that uncover the most cards, the waste card, then the stock) and says so.
+maximises those alone, :func:`~pyramide_cli.solver.solve_for_hint`), or when none can come off any
+more at the one leading to the most cards in all; when the search reaches its limit, it falls back
+to the strategy tips of the sources (kings at once, pyramid pairs that uncover the most cards, the
+waste card, then the stock) and says so.
 """
 
 from __future__ import annotations
