@@ -66,8 +66,9 @@ class TalonSearch:
         """``(search, pyramid, talon, drawn, recycles)`` → (transposition key, the node's time): a later
         time on the same key is dominated (time-dominance, recycle-dominance); a plain function."""
         self.marks_pass_start = self.key_of is _pass_start_key
-        self.lost_walk = self.marks_pass_start and uses(SearchRule.LOST_WALK)
-        """Lost-walk (draw-3, unlimited recycles): the pointers a lost node's pass draws to are lost too."""
+        self.lost_walk = rules.draw_count > 1 and self.key_of is not _draw_three_key_untimed and uses(
+            SearchRule.LOST_WALK)
+        """Lost-walk (draw-3): the pointers a lost node's pass draws to are lost too, at its time."""
         self.strict = rules.strict
         self.stock_top = rules.stock_top
         self.waste_pair = rules.waste_pair
@@ -267,24 +268,39 @@ class TalonSearch:
             raise
         if self.marks_pass_start and key >> TALON_KEY_SHIFT:
             memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # pass-start: its pass's start is reached from it
-            if self.lost_walk:
-                self._mark_walk_lost(key & ((1 << TALON_KEY_SHIFT) - 1), talon, drawn)
+        if self.lost_walk and (key >> TALON_KEY_SHIFT or not self.marks_pass_start):
+            self._mark_walk_lost(key & ((1 << TALON_KEY_SHIFT) - 1), talon, drawn, time)
         del path[base:]
         return False
 
-    def _mark_walk_lost(self, key: int, talon: int, drawn: int) -> None:
-        """Lost-walk: every pointer the draws of this pass reach from a lost node is lost (its walk is
-        the rest of this one).  ``key``: the node's key without its pointer."""
+    def _mark_walk_lost(self, key: int, talon: int, drawn: int, time: int) -> None:
+        """Lost-walk: every pointer the draws from a lost node reach is lost at the time they reach it
+        (its walk is the rest of this one): this pass's, and under limited recycles the next pass's
+        from its start.  ``key``: the node's key without its pointer."""
         memo = self.memo
-        stock = talon >> drawn << drawn
         step = self.draw_count
+        timed = not self.marks_pass_start
         while True:
-            for _ in range(step):
-                top = stock & -stock
-                stock ^= top
-            if not stock:
-                return  # the whole talon on the waste: the pass start's key, marked already
-            memo.setdefault(key | top.bit_length() << TALON_KEY_SHIFT, 0)
+            stock = talon >> drawn << drawn
+            while True:
+                for _ in range(step):
+                    top = stock & -stock
+                    stock ^= top
+                if not stock:
+                    break  # the whole talon on the waste (unlimited recycles: the pass start's key, marked already)
+                walked = key | top.bit_length() << TALON_KEY_SHIFT
+                failed = memo.get(walked)
+                if failed is None or time < failed:
+                    memo[walked] = time
+            if not timed or time >= self.limit or not drawn and not talon:
+                return
+            time += 1  # the recycle: the next pass from its start
+            drawn = 0
+            failed = memo.get(key)
+            if failed is None or time < failed:
+                memo[key] = time
+            else:
+                return  # that pass was marked (or searched) at this time or an earlier one
 
     def _a_child_wins(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, shape: Shape) -> bool:
         """Whether some child wins (its steps then stay on :attr:`path`)."""
