@@ -15,6 +15,7 @@ from reference_search import reference_search, small_position
 RULE_SETS = {  # rule sets under which each rule is used
     SearchRule.PASS_START: "N+draw-3",
     SearchRule.LOST_WALK: "N+draw-3",
+    SearchRule.UNREACHABLE_TALON: "T+draw-3",
     SearchRule.MULTISET_RELAXATION: "T",
     SearchRule.BURIED_WASTE: "E",
     SearchRule.LAST_PASS_SEGMENTS: "E",

@@ -32,6 +32,8 @@ class SearchRule(Enum):
     """Draw-1: a talon king is removed the moment it reaches the waste top."""
     MULTISET_RELAXATION = "multiset-relaxation"
     """A node whose multiset game (talon order forgotten) cannot win is cut (phase 1)."""
+    UNREACHABLE_TALON = "unreachable-talon"
+    """Draw-3, no talon pairs: the talon cards no draw can bring to the top again leave the multiset game."""
     BURIED_WASTE = "buried-waste"
     """Last pass, no talon pairs: the waste under a card nothing can remove is out of reach."""
     LAST_PASS_SEGMENTS = "last-pass-segments"
@@ -72,7 +74,7 @@ class SearchRule(Enum):
 
 
 SWITCHABLE = frozenset({
-    SearchRule.PASS_START, SearchRule.LOST_WALK, SearchRule.MULTISET_RELAXATION, SearchRule.BURIED_WASTE,
+    SearchRule.PASS_START, SearchRule.LOST_WALK, SearchRule.MULTISET_RELAXATION, SearchRule.UNREACHABLE_TALON, SearchRule.BURIED_WASTE,
     SearchRule.LAST_PASS_SEGMENTS, SearchRule.WASTE_STACK, SearchRule.BRANCH_AND_BOUND, SearchRule.TALON_ORDER,
     SearchRule.PROBE, SearchRule.TALON_SET,
 })

@@ -19,6 +19,7 @@ from .budget import Budget, SearchCapped
 from .maximise import PASS_SHIFT, TALON_KEY_SHIFT, Maximiser, Step
 from .relaxation import KEY_SHIFT, Gains, Relaxation
 from .rules import DEFAULT_OPTIONS, SearchOptions, SearchRule
+from .reach import unreachable_talon
 from .segments import LastPassSegments
 from .tables import DealTables, Shape
 from .waste_stack import WasteStack
@@ -66,6 +67,9 @@ class TalonSearch:
         """``(search, pyramid, talon, drawn, recycles)`` → (transposition key, the node's time): a later
         time on the same key is dominated (time-dominance, recycle-dominance); a plain function."""
         self.marks_pass_start = self.key_of is _pass_start_key
+        self.unreachable_cut = (rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top
+                                and uses(SearchRule.UNREACHABLE_TALON))
+        """Unreachable-talon (draw-3 without talon pairs): talon cards no draw can bring up are left out."""
         self.lost_walk = rules.draw_count > 1 and self.key_of is not _draw_three_key_untimed and uses(
             SearchRule.LOST_WALK)
         """Lost-walk (draw-3): the pointers a lost node's pass draws to are lost too, at its time."""
@@ -329,11 +333,23 @@ class TalonSearch:
                 gains = None if relaxation.pairs_last else relaxation.losses.get(relaxed_key)
                 if gains is None:
                     gains = relaxation.search(pyramid, counts)
+        if gains is None and self.unreachable_cut:
+            gains = self.unreachable_gains(pyramid, talon, drawn, recycles, counts, shape)
         if gains is None and self.last_pass_cut and recycles == self.limit:
             if self.segments is None:
                 return self._buried_waste_gains(pyramid, talon, drawn, counts, shape)
             return self.last_pass_gains(pyramid, shape, talon, drawn, counts, True)[0]
         return gains
+
+    def unreachable_gains(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
+                          shape: Shape) -> Gains | None:
+        """Unreachable-talon: the multiset game without the talon cards no draw can bring to the top
+        again (``None``: there are none, or it can still clear the pyramid)."""
+        dead = shape.dead_talon
+        hidden = unreachable_talon(talon, drawn, dead, self.limit is None or recycles < self.limit) & ~dead
+        if not hidden:
+            return None
+        return self.relaxation.search(pyramid, counts - self.tables.counts(hidden))
 
     def _buried_waste_gains(self, pyramid: int, talon: int, drawn: int, counts: int, shape: Shape) -> Gains | None:
         """Buried-waste without segments (:meth:`last_pass_gains`, inline): the multiset game on the
