@@ -74,7 +74,8 @@ class SearchRule(Enum):
 
 
 SWITCHABLE = frozenset({
-    SearchRule.PASS_START, SearchRule.LOST_WALK, SearchRule.MULTISET_RELAXATION, SearchRule.UNREACHABLE_TALON, SearchRule.BURIED_WASTE,
+    SearchRule.PASS_START, SearchRule.LOST_WALK, SearchRule.MULTISET_RELAXATION, SearchRule.UNREACHABLE_TALON,
+    SearchRule.BURIED_WASTE,
     SearchRule.LAST_PASS_SEGMENTS, SearchRule.WASTE_STACK, SearchRule.BRANCH_AND_BOUND, SearchRule.TALON_ORDER,
     SearchRule.PROBE, SearchRule.TALON_SET,
 })
