@@ -15,7 +15,7 @@ from reference_search import reference_search, small_position
 RULE_SETS = {  # rule sets under which each rule is used
     SearchRule.PASS_START: "N+draw-3",
     SearchRule.LOST_WALK: "N+draw-3",
-    SearchRule.UNREACHABLE_TALON: "T+draw-3",
+    SearchRule.UNREACHABLE_TALON: "O+draw-3",
     SearchRule.MULTISET_RELAXATION: "T",
     SearchRule.BURIED_WASTE: "E",
     SearchRule.LAST_PASS_SEGMENTS: "E",
@@ -49,7 +49,8 @@ def test_a_search_without_the_rule_gives_the_exhaustive_answers(rule: SearchRule
 
 
 @pytest.mark.parametrize(("rule", "number"), [(SearchRule.MULTISET_RELAXATION, 3), (SearchRule.BURIED_WASTE, 1),
-                                              (SearchRule.PASS_START, 2), (SearchRule.LOST_WALK, 2)])
+                                              (SearchRule.PASS_START, 2), (SearchRule.LOST_WALK, 2),
+                                              (SearchRule.UNREACHABLE_TALON, 4)])
 def test_the_rule_prunes_and_keeps_the_answer(rule: SearchRule, number: int) -> None:
     deal = Deal.from_number(number, Rules.parse(RULE_SETS[rule]))
     with_rule = solve(deal)

@@ -22,7 +22,16 @@ from ..engine.walks import talon_indices
 def unreachable_talon(talon: int, drawn: int, dead: int, recycle_left: bool, step: int = 3) -> int:
     """The mask of the talon cards (``talon``, ``drawn`` on the waste) that can never be the waste top
     again; ``dead``: the talon cards that can never leave; ``recycle_left``: whether a recycle may
-    still come; ``step``: the cards a draw turns."""
+    still come; ``step``: the cards a draw turns.  A card that never comes up never leaves either, so
+    the cards found are counted as such until no more are found."""
+    hidden = _unreachable(talon, drawn, dead, recycle_left, step)
+    while hidden & ~dead:
+        dead |= hidden
+        hidden = _unreachable(talon, drawn, dead, recycle_left, step)
+    return hidden
+
+
+def _unreachable(talon: int, drawn: int, dead: int, recycle_left: bool, step: int) -> int:
     cards = talon_indices(talon)
     count = len(cards)
     on_waste = (talon & ((1 << drawn) - 1)).bit_count()
