@@ -8,7 +8,7 @@ import pytest
 
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import SearchOptions, SearchRule, Verdict, solve
+from pyramide_cli.solver import Limits, SearchOptions, SearchRule, Verdict, solve
 from pyramide_cli.solver.rules import SWITCHABLE
 from reference_search import reference_search, small_position
 
@@ -65,3 +65,17 @@ def test_the_rule_prunes_and_keeps_the_answer(rule: SearchRule, number: int) -> 
 def test_a_structural_rule_cannot_be_switched_off(rule: SearchRule) -> None:
     with pytest.raises(ValueError, match=rule.value):
         solve("PY1-T-AAAAAAB", options=SearchOptions(disabled=frozenset({rule})))
+
+
+@pytest.mark.parametrize(("rules_text", "number", "budget"), [
+    ("N+draw-3", 12, 6_000), ("N+draw-3", 78, 4_000), ("T+draw-3", 41, 150),
+])
+def test_draw_three_deals_are_decided_within_budgets_the_search_without_its_rules_exceeds(
+        rules_text: str, number: int, budget: int) -> None:
+    """A sample of ``bench/bench_budgets.py``: with lost-walk and unreachable-talon these deals are
+    decided within ``budget`` positions, and without them the search needs more."""
+    deal = Deal.from_number(number, Rules.parse(rules_text))
+    limits = Limits(max_states=budget, timeout=None)
+    assert solve(deal, limits=limits).verdict is not Verdict.UNKNOWN
+    without = SearchOptions(disabled=frozenset({SearchRule.LOST_WALK, SearchRule.UNREACHABLE_TALON}))
+    assert solve(deal, limits=limits, options=without).verdict is Verdict.UNKNOWN
