@@ -24,40 +24,47 @@ def unreachable_talon(talon: int, drawn: int, dead: int, recycle_left: bool, ste
     again; ``dead``: the talon cards that can never leave; ``recycle_left``: whether a recycle may
     still come; ``step``: the cards a draw turns.  A card that never comes up never leaves either, so
     the cards found are counted as such until no more are found."""
-    hidden = _unreachable(talon, drawn, dead, recycle_left, step)
+    dead &= talon
+    if not dead:
+        return 0  # every card may end up the last
+    cards = talon_indices(talon)
+    on_waste = (talon & ((1 << drawn) - 1)).bit_count()
+    hidden = _unreachable(cards, on_waste, dead, recycle_left, step)
     while hidden & ~dead:
         dead |= hidden
-        hidden = _unreachable(talon, drawn, dead, recycle_left, step)
+        hidden = _unreachable(cards, on_waste, dead, recycle_left, step)
     return hidden
 
 
-def _unreachable(talon: int, drawn: int, dead: int, recycle_left: bool, step: int) -> int:
-    cards = talon_indices(talon)
+def _unreachable(cards: tuple[int, ...], on_waste: int, dead: int, recycle_left: bool, step: int) -> int:
+    """One round of :func:`unreachable_talon` (``cards``: the talon's indices, lowest first)."""
     count = len(cards)
-    on_waste = (talon & ((1 << drawn) - 1)).bit_count()
-    runs = [0] * count  # how many cards that can leave follow each card, up to the first that cannot
-    run = 0
-    for index in range(count - 1, -1, -1):
-        runs[index] = run
-        run = run + 1 if not dead >> cards[index] & 1 else 0
+    last = count - 1
+    while not dead >> cards[last] & 1:
+        last -= 1  # that card and the ones after it may all end up the talon's last card
     out = 0
     leaving_before = 0
-    for index, card in enumerate(cards):
+    run = 0
+    runs = [0] * last  # how many cards that can leave follow each card, up to the first that cannot
+    for index in range(last - 1, -1, -1):
+        runs[index] = run
+        run = 0 if dead >> cards[index] & 1 else run + 1
+    for index in range(last):
+        card = cards[index]
         run = runs[index]
-        reached = run == count - 1 - index  # every card after it can leave: it may end up the last
-        if not reached:
-            if index < on_waste:
-                reached = run >= on_waste - 1 - index  # the top, or under cards that can all leave
+        if index < on_waste:
+            above = on_waste - 1 - index  # the top, or under cards that must all leave
+        else:
+            above = step - 1 - (index - on_waste) % step  # its group ends at the last card that cannot leave or before
+        if run < above:
+            if recycle_left:
+                for before in range(min(leaving_before, step - 1) + 1):
+                    if run >= step - 1 - (index - before) % step:
+                        break
+                else:
+                    out |= 1 << card
             else:
-                group_top = min(on_waste + (index - on_waste) // step * step + step - 1, count - 1)
-                reached = run >= group_top - index
-        if not reached and recycle_left:
-            for before in range(min(leaving_before, step - 1) + 1):
-                if run >= step - 1 - (index - before) % step:
-                    reached = True
-                    break
-        if not reached:
-            out |= 1 << card
+                out |= 1 << card
         if not dead >> card & 1:
             leaving_before += 1
     return out
