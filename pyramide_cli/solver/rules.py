@@ -24,7 +24,7 @@ class SearchRule(Enum):
     """Draw-3: a (pyramid, talon, pointer) searched with fewer recycles dominates more."""
     PASS_START = "pass-start"
     """Draw-3, unlimited recycles: a pointer the pass from its start walks through shares the start's key."""
-    LOST_WALK = "lost-walk"
+    LOST_POINTERS = "lost-pointers"
     """Draw-3, unlimited recycles: the pointers the draws from a lost node's pointer reach are lost."""
     PYRAMID_KINGS = "pyramid-kings"
     """Free pyramid kings are removed at once."""
@@ -74,7 +74,7 @@ class SearchRule(Enum):
 
 
 SWITCHABLE = frozenset({
-    SearchRule.PASS_START, SearchRule.LOST_WALK, SearchRule.MULTISET_RELAXATION, SearchRule.UNREACHABLE_TALON,
+    SearchRule.PASS_START, SearchRule.LOST_POINTERS, SearchRule.MULTISET_RELAXATION, SearchRule.UNREACHABLE_TALON,
     SearchRule.BURIED_WASTE,
     SearchRule.LAST_PASS_SEGMENTS, SearchRule.WASTE_STACK, SearchRule.BRANCH_AND_BOUND, SearchRule.TALON_ORDER,
     SearchRule.PROBE, SearchRule.TALON_SET,

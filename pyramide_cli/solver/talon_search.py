@@ -70,9 +70,9 @@ class TalonSearch:
         self.unreachable_cut = (rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top
                                 and uses(SearchRule.UNREACHABLE_TALON))
         """Unreachable-talon (draw-3 without talon pairs): talon cards no draw can bring up are left out."""
-        self.lost_walk = rules.draw_count > 1 and self.key_of is not _draw_three_key_untimed and uses(
-            SearchRule.LOST_WALK)
-        """Lost-walk (draw-3): the pointers a lost node's pass draws to are lost too, at its time."""
+        self.lost_pointers = rules.draw_count > 1 and self.key_of is not _draw_three_key_untimed and uses(
+            SearchRule.LOST_POINTERS)
+        """Lost-pointers (draw-3): the pointers a lost node's pass draws to are lost too, at its time."""
         self.strict = rules.strict
         self.stock_top = rules.stock_top
         self.waste_pair = rules.waste_pair
@@ -272,13 +272,13 @@ class TalonSearch:
             raise
         if self.marks_pass_start and key >> TALON_KEY_SHIFT:
             memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # pass-start: its pass's start is reached from it
-        if self.lost_walk and (key >> TALON_KEY_SHIFT or not self.marks_pass_start):
+        if self.lost_pointers and (key >> TALON_KEY_SHIFT or not self.marks_pass_start):
             self._mark_walk_lost(key & ((1 << TALON_KEY_SHIFT) - 1), talon, drawn, time)
         del path[base:]
         return False
 
     def _mark_walk_lost(self, key: int, talon: int, drawn: int, time: int) -> None:
-        """Lost-walk: every pointer the draws from a lost node reach is lost at the time they reach it
+        """Lost-pointers: every pointer the draws from a lost node reach is lost at the time they reach it
         (its walk is the rest of this one): this pass's, and under limited recycles the next pass's
         from its start.  ``key``: the node's key without its pointer."""
         memo = self.memo
