@@ -5,10 +5,12 @@ positions (default a tenth of the default budget, 500,000); reported per rule se
 the most positions any deal needed (and which deal), the positions' p99, and the CPU time
 (``time.process_time``) in all.  Exits 1 when a deal is left undecided.
 
-The rule sets: every combination of ``draw-3``, ``stock-top``, ``waste-pair``, ``cover-pair``,
-``strict`` and ``recycles=2`` on preset ``N`` (``draw-3`` ones first), then the presets ``T``, ``E``
-and ``O`` with ``draw-3``.  Environment: ``BENCH_RULES`` (comma-separated, instead of that list),
-``BENCH_DEALS`` (default ``0-999``), ``BENCH_MAX_STATES``.
+The rule sets, by default the costliest (``draw-3`` under each preset and with each variant on
+``N``; about 15 minutes of CPU); ``BENCH_RULES=all``: every combination of ``draw-3``,
+``stock-top``, ``waste-pair``, ``cover-pair``, ``strict`` and ``recycles=2`` on preset ``N``
+(``draw-3`` ones first) and the presets ``T``, ``E`` and ``O`` with ``draw-3`` (67 rule sets, hours).
+Environment: ``BENCH_RULES`` (comma-separated, or ``all``), ``BENCH_DEALS`` (default ``0-999``),
+``BENCH_MAX_STATES``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pyramide_cli.engine.rules import Rules  # noqa: E402
 from pyramide_cli.solver import DEFAULT_MAX_STATES, Limits, Verdict, solve  # noqa: E402
 
 VARIANTS = ("stock-top", "waste-pair", "cover-pair", "strict", "recycles=2")
+COSTLIEST = ("N+draw-3", "T+draw-3", "E+draw-3", "O+draw-3", *(f"N+draw-3+{variant}" for variant in VARIANTS))
 
 
 def every_rule_set() -> list[str]:
@@ -64,7 +67,7 @@ def run(rules_text: str, numbers: range, limits: Limits) -> int:
 
 def main() -> int:
     chosen = os.environ.get("BENCH_RULES")
-    rule_sets = chosen.split(",") if chosen else every_rule_set()
+    rule_sets = every_rule_set() if chosen == "all" else chosen.split(",") if chosen else list(COSTLIEST)
     numbers = deal_range(os.environ.get("BENCH_DEALS", "0-999"))
     limits = Limits(max_states=int(os.environ.get("BENCH_MAX_STATES", DEFAULT_MAX_STATES // 10)), timeout=None)
     failures = sum(run(rules_text, numbers, limits) for rules_text in rule_sets)

@@ -25,7 +25,7 @@ class SearchRule(Enum):
     PASS_START = "pass-start"
     """Draw-3, unlimited recycles: a pointer the pass from its start walks through shares the start's key."""
     LOST_POINTERS = "lost-pointers"
-    """Draw-3, unlimited recycles: the pointers the draws from a lost node's pointer reach are lost."""
+    """Draw-3: the pointers the draws from a lost node reach (this pass, the next) are lost at their time."""
     PYRAMID_KINGS = "pyramid-kings"
     """Free pyramid kings are removed at once."""
     TALON_KINGS_AT_TOP = "talon-kings-at-top"
