@@ -71,6 +71,17 @@ def test_lost_stock_top_starts_get_their_hint_from_the_search_within_the_budget(
     assert solve_for_hint(game.position.apply(hint.move)).max_pyramid_removed == 24
 
 
+def test_when_no_pyramid_card_can_come_off_the_hint_goes_for_the_most_cards_in_all() -> None:
+    """A lost position whose pyramid cards are all as far as they can go, but where talon pairs can
+    still take cards: the hint points at an action on the way to the most cards in all."""
+    position = small_position(51, Rules.parse("T+stock-top"), 51, slots=2, talon_size=8)
+    reference = reference_search(position)
+    assert not reference.winnable and reference.max_pyramid_removed == position.pyramid_removed
+    hint = hint_for(position)
+    assert hint.kind is HintKind.BEST_LOSING and hint.max_pyramid_removed == reference.max_pyramid_removed
+    assert reference_search(position.apply(hint.move)).max_removed == reference.max_removed
+
+
 def test_heuristic_prefers_kings_then_pyramid_pairs() -> None:
     position = Game(Deal.from_code("PY1-N-AAAAAAB")).position
     assert heuristic_move(position) == Move.parse("KC")

@@ -141,7 +141,8 @@ def hint_for(game: Game | Position, limits: Limits = HINT_LIMITS, *, selected: C
     if result.verdict is Verdict.UNWINNABLE and not result.best_line and limits.max_states != result.states:
         # No pyramid card can come off any more: the most cards in all, with what is left of the budget.
         rest = None if limits.max_states is None else limits.max_states - result.states
-        in_all = solve(position, limits=Limits(max_states=rest, timeout=limits.timeout))
+        clock = None if limits.timeout is None else max(limits.timeout - result.seconds, 1e-9)
+        in_all = solve(position, limits=Limits(max_states=rest, timeout=clock))
         if in_all.verdict is Verdict.UNKNOWN or in_all.best_line:
             result = in_all
     if result.verdict is Verdict.WINNABLE:
