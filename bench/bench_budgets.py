@@ -57,9 +57,12 @@ def run(rules_text: str, numbers: range, limits: Limits) -> int:
         if result.verdict is Verdict.UNKNOWN:
             undecided.append(number)
     most, worst = max(states)
+    decided = [(count, number) for count, number in states if number not in undecided]
+    most_decided, worst_decided = max(decided) if decided else (0, None)
     p99 = percentile(sorted(count for count, _ in states), 0.99)
     print(f"{rules_text} deals {numbers[0]}-{numbers[-1]}: decided {len(states) - len(undecided)}/{len(states)} "
-          f"within {limits.max_states:,} positions; most positions {most:,} (deal {worst}), p99 {p99:,.0f}; "
+          f"within {limits.max_states:,} positions; most positions {most:,} (deal {worst}), p99 {p99:,.0f}, "
+          f"most of the decided {most_decided:,} (deal {worst_decided}); "
           f"{time.process_time() - started:.1f} s CPU"
           + (f"; undecided {undecided[:20]}" if undecided else ""), flush=True)
     return len(undecided)
