@@ -81,11 +81,13 @@ def test_arrows_move_the_focus_and_enter_taps_it(tmp_path: Path) -> None:
     app = board(path)
 
     async def body(pilot) -> None:
-        await pilot.press("down")  # the focus starts on the talon line: the stock
+        bottom = app.session.game.position.rows()[6]
+        await pilot.press("down")  # the first arrow lands on the bottom row's first free card, not the stock
+        assert app.focus_target == bottom[0] and not app.session.data.history
+        await pilot.press("j")
         assert app.focus_target == STOCK
         await pilot.press("right")
         assert app.focus_target == WASTE
-        bottom = app.session.game.position.rows()[6]
         await pilot.press("up")
         assert app.focus_target in bottom
         above = bottom.index(app.focus_target)

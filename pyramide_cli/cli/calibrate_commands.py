@@ -28,7 +28,7 @@ Examples:
   pyramide calibrate --presets N --deals 0-99 --games N=100     # a quick look, nothing written
   pyramide calibrate --presets T --deals 0-3999 --games T=1000 --jobs 2 --write
 
-Exit: 0 done, 2 bad option, 5 a file cannot be written.
+Exit: 0 done, 2 bad option (or a sample without a winnable deal), 5 a file cannot be written.
 """
 
 
@@ -62,6 +62,9 @@ def calibrate(
             echo(line)
             sys.stdout.flush()
 
-        work.run(chosen, first, last, counts, jobs, write,
-                 table_file=Path(table_file) if table_file else work.TABLE_FILE,
-                 docs_file=Path(docs_file) if docs_file else work.DOCS_FILE, say=say)
+        try:
+            work.run(chosen, first, last, counts, jobs, write,
+                     table_file=Path(table_file) if table_file else work.TABLE_FILE,
+                     docs_file=Path(docs_file) if docs_file else work.DOCS_FILE, say=say)
+        except work.NothingToCalibrate as error:  # nothing is written: the files are written last
+            raise usage_error(message_of(error)) from None
