@@ -18,7 +18,7 @@ from pyramide_cli.solver.budget import Budget, Limits
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.segments import LastPassSegments
 from pyramide_cli.solver.tables import DealTables
-from reference_search import check_cut, l1_reach, last_pass_position
+from reference_search import buried_waste_reach, check_cut, last_pass_position
 
 RULES = [Rules.parse(text) for text in ("E", "T", "O", "T+cover-pair", "N+recycles=1", "E+recycles=0")]
 
@@ -31,7 +31,7 @@ def check_segments(position: Position) -> str:
     budget = Budget(Limits())
     relaxation = Relaxation(tables, budget)
     segments = LastPassSegments(tables, relaxation, budget)
-    reach = l1_reach(position, tables, relaxation)
+    reach = buried_waste_reach(position, tables, relaxation)
     if reach is None:
         return "buried-waste cuts"
     talon = position.talon

@@ -282,12 +282,12 @@ def first_pass_of(start: Position) -> FirstPass:
     return first_pass
 
 
-@pytest.mark.parametrize("states", [pass_questions.FIRST_PASS_STATES_F2, 3])
+@pytest.mark.parametrize("states", [pass_questions.NEXT_PASS_STARTS_STATES, 3])
 def test_optimal_from_the_next_pass_starts_equals_the_breadth_first_shortest(states: int, monkeypatch) -> None:
     """next-pass-starts: starting the A* from every position the next pass can start from loses no shorter line,
     and the enumeration finds a win in the start's pass exactly when one exists; with a tiny cap
     it gives up and the plain A* gives the same length."""
-    monkeypatch.setattr(pass_questions, "FIRST_PASS_STATES_F2", states)
+    monkeypatch.setattr(pass_questions, "NEXT_PASS_STARTS_STATES", states)
     rules = Rules.preset("T")
     from_sources = 0
     for seed in range(60):
