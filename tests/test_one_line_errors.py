@@ -68,6 +68,29 @@ def test_click_usage_errors_stay_json_with_json(tmp_path: Path) -> None:
     assert outcome.json()["error"]["kind"] == "usage" and "abc" in outcome.json()["error"]["message"]
 
 
+
+NUMBER_OPTIONS = [
+    ("deal", "--seed", "int"), ("replay", "--expect-score", "int"), ("replay", "--upto", "int"),
+    ("solve", "--max-states", "int"), ("solve", "--timeout", "float"), ("hint", "--max-states", "int"),
+    ("hint", "--timeout", "float"), ("survey", "--jobs", "int"), ("survey", "--chunk", "int"),
+    ("survey", "--max-states", "int"), ("survey", "--timeout", "float"), ("stats", "--last", "int"),
+    ("tournament", "--seed", "int"), ("tournament", "--jobs", "int"), ("tournament", "--max-actions", "int"),
+    ("calibrate", "--jobs", "int"),
+]
+"""(command, option, kind): every option that takes a number."""
+
+
+@pytest.mark.parametrize("command, option, kind", NUMBER_OPTIONS, ids=[" ".join(case[:2]) for case in NUMBER_OPTIONS])
+def test_a_bad_number_gets_the_commands_own_message(command: str, option: str, kind: str) -> None:
+    """The commands convert numbers themselves (cli/common.py), so the wording is the same under every
+    Typer release the pin allows, whatever library that release validates with."""
+    message = assert_one_error_line(invoke(command, option, "lots"), 2)
+    named = f"'{option}' / '-j'" if option == "--jobs" else f"'{option}'"  # Click names the short form too
+    assert message == f"pyramide: Invalid value for {named}: 'lots' is not a valid {kind} " \
+                      f"(see `pyramide {command} --help`)\n"
+    long = assert_one_error_line(invoke(command, option, "9" * 50 + "x" * 10_000), 2)
+    assert "(10,050 characters) is not a valid" in long and len(long) < 300
+
 def test_a_100000_character_deal_code_is_not_echoed_whole() -> None:
     code = "PY1-N-" + "A" * 100_000
     for args in (["show", code], ["deal", code], ["solve", code]):
