@@ -91,6 +91,30 @@ def test_a_bad_number_gets_the_commands_own_message(command: str, option: str, k
     long = assert_one_error_line(invoke(command, option, "9" * 50 + "x" * 10_000), 2)
     assert "(10,050 characters) is not a valid" in long and len(long) < 300
 
+
+def test_every_number_option_converts_its_own_value() -> None:
+    """Read from the commands' signatures: every int or float option names its parser, and
+    :data:`NUMBER_OPTIONS` lists them all (a new one cannot fall back to Typer's conversion unseen)."""
+    import typing
+
+    from pyramide_cli.cli import app, load_commands
+    from pyramide_cli.cli.app import command_name
+    from pyramide_cli.cli.common import real_number, whole_number
+
+    load_commands()
+    found = set()
+    for info in app.registered_commands:
+        for name, hint in typing.get_type_hints(info.callback, include_extras=True).items():
+            if typing.get_origin(hint) is not typing.Annotated:
+                continue
+            kind, option = typing.get_args(hint)[:2]
+            number = {int: "int", float: "float"}.get(next(t for t in (*typing.get_args(kind), kind)
+                                                          if t is not type(None)))
+            if number is not None:
+                assert option.parser is {"int": whole_number, "float": real_number}[number], (info, option)
+                found.add((command_name(info), "--" + name.replace("_", "-"), number))  # each is named so
+    assert found == set(NUMBER_OPTIONS)
+
 def test_a_100000_character_deal_code_is_not_echoed_whole() -> None:
     code = "PY1-N-" + "A" * 100_000
     for args in (["show", code], ["deal", code], ["solve", code]):
