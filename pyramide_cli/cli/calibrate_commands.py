@@ -13,7 +13,7 @@ import typer
 
 from ..engine.text import message_of, text
 from .app import app
-from .common import echo, reporting, usage_error
+from .common import echo, reporting, usage_error, whole_number
 
 CALIBRATE_HELP = """Recalibrate the level thresholds (R25) from a sample of deals (maintainers only).
 
@@ -39,7 +39,7 @@ def calibrate(
     games: Annotated[str, typer.Option("--games", metavar="P=G,…",
                                        help="Games per preset, e.g. N=500,T=1000 (default: the current table's).",
                                        show_default=False)] = "",
-    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", parser=whole_number, metavar="N", help="Worker processes.")] = 1,
     write: Annotated[bool, typer.Option("--write", help="Rewrite level_table.py and docs/levels.md.")] = False,
     table_file: Annotated[str, typer.Option("--table-file", hidden=True)] = "",
     docs_file: Annotated[str, typer.Option("--docs-file", hidden=True)] = "",
