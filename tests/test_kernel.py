@@ -104,6 +104,7 @@ def walk_by_kernel(position: Position) -> dict[tuple[int, int], tuple[int, tuple
     return found
 
 
+@pytest.mark.no_cover
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rules_strategy(), seed=st.integers(0, 2**32))
 def test_walk_events_are_the_removals_draws_and_recycles_reach(rules: Rules, seed: int) -> None:
@@ -114,6 +115,7 @@ def test_walk_events_are_the_removals_draws_and_recycles_reach(rules: Rules, see
     assert walk_by_kernel(position) == by_engine
 
 
+@pytest.mark.no_cover
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rules_strategy(), seed=st.integers(0, 2**32))
 def test_any_removal_ever_matches_a_brute_force_search(rules: Rules, seed: int) -> None:
@@ -125,6 +127,7 @@ def test_any_removal_ever_matches_a_brute_force_search(rules: Rules, seed: int) 
                                    position.recycles) is expected
 
 
+@pytest.mark.no_cover
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rules_strategy(), seed=st.integers(0, 2**32))
 def test_removal_distance_is_the_fewest_draws_and_recycles_before_a_removal(rules: Rules, seed: int) -> None:

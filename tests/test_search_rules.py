@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.game import Game
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import SearchOptions, SearchRule, Verdict, solve
 from pyramide_cli.solver.rules import SWITCHABLE
@@ -62,3 +63,14 @@ def test_the_rule_prunes_and_keeps_the_answer(rule: SearchRule, number: int) -> 
 def test_a_structural_rule_cannot_be_switched_off(rule: SearchRule) -> None:
     with pytest.raises(ValueError, match=rule.value):
         solve("PY1-T-AAAAAAB", options=SearchOptions(disabled=frozenset({rule})))
+
+
+def test_time_dominance_prunes_only_nodes_reached_no_earlier() -> None:
+    """time-dominance: a node is lost like a failed node on its key only if it was reached no earlier (under
+    draw-3 with limited recycles, with no more recycles left).  Deal 1 under T+draw-3 is won only through
+    a node reached again with one recycle more left than when its key failed: pruning that node as well
+    (an off-by-one in the comparison) makes the deal unwinnable."""
+    deal = Deal.from_number(1, Rules.parse("T+draw-3"))
+    result = solve(deal)
+    assert result.verdict is Verdict.WINNABLE
+    assert Game.replay(deal, result.solution).position.is_won

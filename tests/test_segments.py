@@ -9,6 +9,7 @@ from above.  Nothing here trusts the solver: the truth is ``reference_search`` o
 from __future__ import annotations
 
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ def test_segments_cut_only_lost_positions_and_bound_their_maxima() -> None:
     assert seen["last-pass-segments cuts"] >= 10 and seen["both win"] >= 10, seen
 
 
+@pytest.mark.no_cover
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=st.sampled_from(RULES), deal_number=st.integers(0, 10_000), seed=st.integers(0, 2**32),
        slots=st.integers(1, 2), extra=st.integers(0, 7))
