@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 
 from ..engine.moves import Move
 from ..engine.position import Position
-from .bounds import Heuristic
+from .bounds import MISSING, Heuristic
 from .budget import Budget
 from .lines import LineBuilder, step_move
 from .passes import FirstPass, PassCheck, first_winning_pass
@@ -188,6 +188,7 @@ class _AStar:
         settled_get, settle = self._settled.get, self._settle
         lazy = self.lazy
         estimate = self.heuristic.removals if lazy else self.heuristic.estimate
+        removals_get = self.heuristic.removals_memo.get
         pyramid, talon, drawn, recycles, counts = state
         if self.plain:
             edges: Iterator = _plain_edges(tables, pyramid, talon, drawn, recycles, self.kings_rule)
@@ -232,8 +233,10 @@ class _AStar:
                 low = rest & -rest
                 child_counts -= units[low.bit_length() - 1]
                 rest ^= low
-            if lazy:
-                remaining = estimate(child_pyramid, child_counts)
+            if lazy:  # Heuristic.removals, its memo read inline
+                remaining = removals_get(child_pyramid | child_counts << 28, MISSING)
+                if remaining is MISSING:
+                    remaining = estimate(child_pyramid, child_counts)
             else:
                 remaining = estimate(child_pyramid, after_talon, after_drawn, after_recycles, child_counts)
             if remaining is None:
