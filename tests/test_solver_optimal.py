@@ -145,7 +145,7 @@ def bounds_for(start: Position) -> tuple[DealTables, Heuristic, PassCheck]:
             start.pyramid, start.talon, start.drawn, start.recycles, tables.counts(start.talon), start.recycles)
     elif (rules.draw_count == 1 and rules.waste_pair and not rules.stock_top and not rules.strict
           and rules.recycle_limit is not None and start.recycles < rules.recycle_limit):
-        heuristic.final_pass = pass_questions.first_winning_pass(  # first-winning-pass under waste-pair, likewise
+        heuristic.final_pass = pass_questions.first_winning_pass(  # talon-pair-floor's, as shortest_line() sets it
             tables, relaxation, budget, (start.pyramid, start.talon, start.drawn, start.recycles,
                                          tables.counts(start.talon)), start.recycles)
     return tables, heuristic, passes
@@ -255,7 +255,7 @@ def test_pass_check_raises_the_bound_when_a_recycle_is_needed() -> None:
 @pytest.mark.parametrize("rules_text", ["T", "T+waste-pair"])
 def test_first_winning_pass_raises_the_bound_when_the_start_needs_recycles(rules_text: str) -> None:
     """first-winning-pass must be able to fire: from some small starts no win ends before pass 1 or 2, and the
-    floor it gives (under ``waste-pair`` too) is higher than the bound without it
+    floor it gives (under ``waste-pair`` with talon-pair-floor) is higher than the bound without it
     (check_bounds shows it stays admissible)."""
     rules = Rules.parse(rules_text)
     raised = 0

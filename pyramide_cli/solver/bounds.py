@@ -260,9 +260,7 @@ class Heuristic:
         most ``x`` non-kings leave it, each with a pyramid card of the value it needs; every one
         used costs a removal of its own where two pyramid cards share one, so the removals are at
         least ``(pyramid non-kings + x) / 2`` plus the kings, and using fewer than the most only
-        leaves more to draw in the next pass.  Under ``waste-pair`` a talon pair takes two cards out of
-        the next pass for one removal: the next pass counts less the most pairs the cards in play can
-        make, the passes between less twice the most the talon can make.
+        leaves more to draw in the next pass.
         """
         passes = self.final_pass - recycles
         stock = talon >> drawn << drawn
@@ -277,7 +275,7 @@ class Heuristic:
         kings = in_play[13]
         least = max(removals, (bounds.non_kings + used + 1) // 2 + bounds.kings + kings)
         next_pass = talon.bit_count() - used - kings
-        if self.waste_pair:  # a talon pair takes two cards from the next pass for one removal
+        if self.waste_pair:  # talon-pair-floor: each talon pair takes two cards from the next pass for one removal
             next_pass -= sum(min(in_play[v], in_play[13 - v]) for v in range(1, 7))
         later = 0
         if passes > 2:  # later passes between: at most every talon card a pyramid card can take has gone

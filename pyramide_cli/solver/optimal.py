@@ -85,8 +85,8 @@ class _AStar:
 
     # -- the starts -------------------------------------------------------------------------------------
     def _plan_passes(self) -> None:
-        """first-winning-pass and next-pass-starts (limited recycles, draw-1 without talon pairs; first-winning-pass
-        under draw-1 ``waste-pair`` too): how far the start's pass goes."""
+        """first-winning-pass and next-pass-starts (limited recycles, draw-1 without talon pairs): how far
+        the start's pass goes."""
         passes, position, start = self.passes, self.position, self.start
         rules = self.tables.rules
         if rules.recycle_limit is None or position.recycles >= rules.recycle_limit:
