@@ -26,7 +26,6 @@ class Heuristic:
         self.walk_bound = rules.draw_count == 1
         self.plain = rules.plain_talon
         self.stock_top = rules.stock_top
-        self.waste_pair = rules.waste_pair
         self.stock_dig = rules.stock_top and not rules.waste_pair  # stock-top-dig: the dig knows stock-top's pairs
         self.use_relaxed = True  # talon pairs never help clear the pyramid: the multiset game bounds them too
         self.draw_count = rules.draw_count
@@ -275,15 +274,11 @@ class Heuristic:
         kings = in_play[13]
         least = max(removals, (bounds.non_kings + used + 1) // 2 + bounds.kings + kings)
         next_pass = talon.bit_count() - used - kings
-        if self.waste_pair:  # talon-pair-floor: each talon pair takes two cards from the next pass for one removal
-            next_pass -= sum(min(in_play[v], in_play[13 - v]) for v in range(1, 7))
         later = 0
         if passes > 2:  # later passes between: at most every talon card a pyramid card can take has gone
             in_talon = value_counts(values, talon)
             left = talon.bit_count() - in_talon[13] - sum(min(in_talon[v], partners[v]) for v in range(1, 13))
-            if self.waste_pair:  # and every talon card a talon pair can take
-                left -= 2 * sum(min(in_talon[v], in_talon[13 - v]) for v in range(1, 7))
-            later = (passes - 2) * max(0, left)
+            later = (passes - 2) * left
         return least + stock.bit_count() + passes + next_pass + later + 1
 
     def _walk(self, bounds: PyramidBounds, reachable: int, talon: int, drawn: int, recycles: int) -> int | None:

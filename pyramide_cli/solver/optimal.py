@@ -22,7 +22,7 @@ from ..engine.position import Position
 from .bounds import MISSING, Heuristic
 from .budget import Budget
 from .lines import LineBuilder, step_move
-from .passes import FirstPass, PassCheck, first_winning_pass
+from .passes import FirstPass, PassCheck
 from .relaxation import Relaxation
 from .tables import DealTables, settle_kings
 
@@ -88,13 +88,7 @@ class _AStar:
         """first-winning-pass and next-pass-starts (limited recycles, draw-1 without talon pairs): how far
         the start's pass goes."""
         passes, position, start = self.passes, self.position, self.start
-        rules = self.tables.rules
-        if rules.recycle_limit is None or position.recycles >= rules.recycle_limit:
-            return
-        if passes is None:
-            if rules.waste_pair and not rules.stock_top and rules.draw_count == 1 and not self.strict:
-                self.heuristic.final_pass = first_winning_pass(self.tables, self.relaxation, self.budget, start,
-                                                               position.recycles)
+        if passes is None or position.recycles >= self.tables.rules.recycle_limit:
             return
         first_pass = FirstPass(self.tables, self.heuristic.removals, start, self.kings_rule)
         if first_pass.explore(self.budget):

@@ -71,19 +71,6 @@ class PassCheck:
         return self.limit
 
 
-def first_winning_pass(tables: DealTables, relaxation: Relaxation, budget: Budget,
-                       start: tuple[int, int, int, int, int], first: int) -> int:
-    """First-winning-pass under the talon-pair rules (no buried-waste there): the first pass from ``first`` on a
-    win from ``start`` can end in, as far as the exact search tells within :data:`FIRST_PASS_STATES`
-    positions a question (``first`` when it cannot tell)."""
-    limit = tables.rules.recycle_limit
-    for final in range(first, limit):
-        search = TalonSearch(tables, relaxation, budget, recycle_limit=final)
-        if search.can_win(*start, FIRST_PASS_STATES) is not False:
-            return final
-    return limit
-
-
 FIRST_PASS_STATES = 200_000
 """Positions the start's "won by pass k?" questions may search (first-winning-pass)."""
 
