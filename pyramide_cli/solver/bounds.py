@@ -124,10 +124,7 @@ class Heuristic:
             else:  # waste-pair: the card under the top can take waste cards away too: any may come back
                 reachable = wanted
             return self._stock_top_bound(pyramid, bounds, removals, reachable, talon, drawn, recycles)
-        if self.plain:
-            reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)
-        else:  # waste-pair: the card under the top can take waste cards away too: any may come back
-            reachable = talon & ((1 << drawn) - 1)
+        reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)  # waste-dig (waste-pair-dig)
         if recycles < self.final_pass:
             floor = self._passes_floor(bounds, removals, talon, drawn, recycles, reachable)
         # every talon card used is drawn, unless it comes back from the waste in this pass
