@@ -163,8 +163,8 @@ def check_bounds(start: Position) -> int:
         if actions is None:
             continue  # no win: every bound is admissible
         assert estimate is not None and estimate <= actions, (position, estimate, actions)
-        if rules.draw_count == 1 and not rules.waste_pair and not rules.strict:
-            if rules.recycle_limit is not None and not rules.stock_top:
+        if rules.draw_count == 1 and not (rules.waste_pair and rules.stock_top) and not rules.strict:
+            if rules.recycle_limit is not None and rules.plain_talon:
                 raised = passes.refine(*state, -1)
                 assert raised is None or raised is True or raised <= actions, (position, raised, actions)
             dead = heuristic.pyramid_bounds(position.pyramid).dead
@@ -192,7 +192,8 @@ def test_bounds_never_exceed_the_true_distance(rules_text: str) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rules_text=st.sampled_from(["T", "E", "O", "N", "T+recycles=1", "N+recycles=3", "T+cover-pair", "T+strict",
-                                "T+stock-top", "N+stock-top", "E+stock-top", "T+stock-top+cover-pair"]),
+                                "T+stock-top", "N+stock-top", "E+stock-top", "T+stock-top+cover-pair",
+                                "T+waste-pair", "N+waste-pair", "T+waste-pair+cover-pair"]),
     seed=st.integers(0, 2**32),
     slots=st.integers(1, 3),
     extra=st.integers(0, 4),
@@ -202,9 +203,9 @@ def test_property_bounds_never_exceed_the_true_distance(rules_text, seed, slots,
 
 
 @pytest.mark.no_cover
-@pytest.mark.parametrize("rules_text", ["T+stock-top", "N+stock-top"])
+@pytest.mark.parametrize("rules_text", ["T+stock-top", "N+stock-top", "T+waste-pair", "N+waste-pair"])
 def test_stock_top_dig_finds_waste_cards_out_of_reach(rules_text: str) -> None:
-    """stock-top-dig must be able to fire: under ``stock-top`` the dig leaves some waste cards out of reach
+    """stock-top-dig and waste-pair-dig must be able to fire: the dig leaves some waste cards out of reach
     (and, checked against a breadth-first search, no card it leaves out can go in this pass)."""
     rules = Rules.parse(rules_text)
     starts_with_cuts = 0

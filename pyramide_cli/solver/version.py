@@ -12,5 +12,5 @@ Refactors that keep every answer and every position count bit for bit keep the n
 
 from __future__ import annotations
 
-SOLVER_VERSION = 6
+SOLVER_VERSION = 7
 """Bump when a solve of some deal under some limits could answer differently (see above)."""
