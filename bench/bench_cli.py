@@ -36,7 +36,7 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("hint", ["hint", "g.yaml", "--timeout", "3"]),
     ("grade", ["grade", "PY1-N-NOTACODE"]),
     ("survey", ["survey", "--deals", "0-0", "--max-states", "1", "--timeout", "30", "--json"]),
-    ("calibrate", ["calibrate", "--presets", "N", "--deals", "0-0", "--games", "N=4", "--jobs", "0"]),
+    ("calibrate", ["calibrate", "--presets", "N", "--deals", "0-0", "--games", "N=4", "--jobs", "1"]),
 ]
 """(name, arguments): the cheapest invocation of each command that still parses every kind of
 option it has (text, whole numbers, seconds as a float) and imports what the command imports."""

@@ -39,7 +39,7 @@ ENGINE_TESTS = ("tests/test_properties.py", "tests/test_game_machine.py", "tests
                 "tests/test_game.py", "tests/test_position.py")
 SOLVER_TESTS = ("tests/test_solver.py", "tests/test_solver_optimal.py", "tests/test_talon_order.py",
                 "tests/test_talon_set.py", "tests/test_relaxation.py", "tests/test_segments.py",
-                "tests/test_waste_stack.py")
+                "tests/test_waste_stack.py", "tests/test_search_rules.py")
 
 THEN_IF_CUT = "\n" + " " * 8 + "if waste_cut:  # else the talon in reach"
 """The next line in the search's buried-waste gains (the same cut in last_pass_gains stays)."""
@@ -70,6 +70,10 @@ MUTATIONS = (
              "key that was reached later, not earlier",
              "pyramide_cli/solver/talon_search.py", "if failed is not None and time >= failed:",
              "if failed is not None and time <= failed:", SOLVER_TESTS),
+    Mutation("pruning-dominance-off-by-one", "a solver pruning rule: a node counts as dominated by a failed one on "
+             "the same key that was reached one step earlier (under draw-3, with one more recycle left)",
+             "pyramide_cli/solver/talon_search.py", "if failed is not None and time >= failed:",
+             "if failed is not None and time >= failed - 1:", SOLVER_TESTS),
 )
 
 

@@ -8,6 +8,7 @@ import atexit
 import os
 import resource
 import shutil
+import sys
 import tempfile
 import time
 
@@ -55,3 +56,32 @@ if _CPU_LOG:
         yield
         with open(_CPU_LOG, "a", encoding="utf-8") as log:
             log.write(f"{_cpu_seconds() - start:.4f}\t{item.nodeid}\n")
+
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "no_cover: a model check's sweep, run untraced by coverage (tests/conftest.py)")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> object:
+    """``@pytest.mark.no_cover`` (pytest-cov's name for it): the test's body runs without coverage's tracer.
+
+    The sweeps that check the solver or the engine against an independent model over many
+    positions run the same lines over and over, and tracing them triples their run time.  What
+    they catch is unchanged; the lines they run must be covered by the focused tests (make test
+    fails under 90 %).  Only tests that start no process and no thread are marked (those would
+    be traced all the same)."""
+    tracer = _coverage_tracer() if item.get_closest_marker("no_cover") else None
+    if tracer is not None:
+        sys.settrace(None)
+    yield
+    if tracer is not None:
+        sys.settrace(tracer)
+
+
+def _coverage_tracer() -> object | None:
+    """This thread's trace function if it is coverage's (a debugger's is left alone)."""
+    tracer = sys.gettrace()
+    module = getattr(tracer, "__module__", None) or type(tracer).__module__
+    return tracer if tracer is not None and module.split(".")[0] == "coverage" else None

@@ -151,7 +151,7 @@ def check_cut(position: Position, gains: tuple[int, int] | None, kings_in_reach:
     return f"{rule} cuts"
 
 
-def l1_reach(position: Position, tables: DealTables, relaxation: Relaxation) -> int | None:
+def buried_waste_reach(position: Position, tables: DealTables, relaxation: Relaxation) -> int | None:
     """The talon a last-pass position can still reach (buried-waste: the stock, and the waste down to, not
     including, its highest card no pyramid card can remove), or ``None`` when buried-waste already cuts it
     (the multiset game on that talon cannot clear the pyramid)."""

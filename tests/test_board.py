@@ -37,6 +37,12 @@ def history(path: Path) -> list[str]:
     return [str(move) for move in load_game(path).data.history]
 
 
+LAST_MOVES = 22
+"""The games below are played from a save of the won line's first moves: its last 22 moves by the board
+reach every kind of tap (pairs of the pyramid, with the waste's top card, the stock's draws and its
+recycle, a 10 and a jack by name) and the end screen."""
+
+
 def won_and_counted_once(path: Path, stats: Path) -> None:
     assert history(path) == WON_N_LINE
     assert [game.result for game in StatsDB(stats).games()] == ["won"]
@@ -44,11 +50,11 @@ def won_and_counted_once(path: Path, stats: Path) -> None:
 
 
 def test_a_whole_game_won_by_mouse_clicks_alone_ends_on_the_end_screen(tmp_path: Path) -> None:
-    path, stats = make_save(tmp_path, WON_N_CODE), tmp_path / "stats.sqlite3"
+    path, stats = make_save(tmp_path, WON_N_CODE, *WON_N_LINE[:-LAST_MOVES]), tmp_path / "stats.sqlite3"
     app = board(path, stats=stats)
 
     async def body(pilot) -> None:
-        for text in WON_N_LINE:
+        for text in WON_N_LINE[-LAST_MOVES:]:
             for target in taps_of(app, Move.parse(text)):
                 await click(pilot, target)
         await pilot.pause()
@@ -61,11 +67,11 @@ def test_a_whole_game_won_by_mouse_clicks_alone_ends_on_the_end_screen(tmp_path:
 
 
 def test_a_whole_game_won_by_keys_alone_ends_on_the_end_screen(tmp_path: Path) -> None:
-    path, stats = make_save(tmp_path, WON_N_CODE), tmp_path / "stats.sqlite3"
+    path, stats = make_save(tmp_path, WON_N_CODE, *WON_N_LINE[:-LAST_MOVES]), tmp_path / "stats.sqlite3"
     app = board(path, stats=stats)
 
     async def body(pilot) -> None:
-        for text in WON_N_LINE:
+        for text in WON_N_LINE[-LAST_MOVES:]:
             await pilot.press(*keys_of(Move.parse(text)))
         await pilot.pause()
         assert app.panel == "end" and "You won" in screen_text(app)
@@ -81,11 +87,13 @@ def test_arrows_move_the_focus_and_enter_taps_it(tmp_path: Path) -> None:
     app = board(path)
 
     async def body(pilot) -> None:
-        await pilot.press("down")  # the focus starts on the talon line: the stock
+        bottom = app.session.game.position.rows()[6]
+        await pilot.press("down")  # the first arrow lands on the bottom row's first free card, not the stock
+        assert app.focus_target == bottom[0] and not app.session.data.history
+        await pilot.press("j")
         assert app.focus_target == STOCK
         await pilot.press("right")
         assert app.focus_target == WASTE
-        bottom = app.session.game.position.rows()[6]
         await pilot.press("up")
         assert app.focus_target in bottom
         above = bottom.index(app.focus_target)

@@ -156,3 +156,47 @@ def test_a_hint_names_its_cards_as_the_board_draws_them(tmp_path: Path, lang: st
         assert named in screen_text(app)
 
     drive(app, body)
+
+
+@pytest.mark.parametrize(("lang", "line"), [("en", ":new easy"), ("fr", ":nouvelle facile")])
+def test_new_with_a_level_typed_deals_a_game_of_that_level_after_asking(tmp_path: Path, lang: str,
+                                                                       line: str) -> None:
+    path, stats = make_save(tmp_path, START), tmp_path / "stats.sqlite3"
+    app = board(path, lang=lang, stats=stats)
+
+    async def body(pilot) -> None:
+        await click(pilot, card("KC"))  # a game in progress: the new deal is asked first, as `n` is
+        await pilot.press(*line, "enter")
+        assert app.panel == "confirm:n"
+        await pilot.press("y")
+        assert app.panel is None and app.session.game.move_count == 0
+
+    drive(app, body)
+    saved = load_game(path).data
+    assert saved.level is not None and saved.level.value == "easy" and saved.deal != START
+
+
+def test_new_with_a_level_that_is_none_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    path = make_save(tmp_path, START)
+    before = path.read_bytes()
+    app = board(path)
+
+    async def body(pilot) -> None:
+        await pilot.press(*":new hardest", "enter")
+        assert app.refused and app.panel is None
+        assert "a level is easy, medium, hard or expert" in screen_text(app)
+
+    drive(app, body)
+    assert path.read_bytes() == before
+
+
+def test_the_footer_names_enter_space_and_esc_as_the_messages_do(tmp_path: Path) -> None:
+    path = make_save(tmp_path, START)
+    app = board(path, lang="fr")
+
+    async def body(pilot) -> None:
+        assert "Entrée " in screen_text(app) and "Enter " not in screen_text(app)
+        await pilot.press("?")
+        assert "Échap" in screen_text(app) and "Esc " not in screen_text(app)
+
+    drive(app, body)

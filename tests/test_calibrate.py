@@ -128,6 +128,16 @@ def test_the_command_rejects_bad_options_with_a_usage_error():
         assert outcome.status == 2 and outcome.stderr.startswith("pyramide: "), arguments
 
 
+def test_a_sample_without_a_winnable_deal_is_refused_in_one_line_and_writes_nothing(tmp_path: Path):
+    table = tmp_path / "level_table.py"
+    losing = next(number for number in range(20)
+                  if calibrate.default_prover()(Deal.from_number(number, Rules())) is not Verdict.WINNABLE)
+    outcome = invoke("calibrate", "--presets", "N", "--deals", f"{losing}-{losing}", "--games", "N=4",
+                     "--table-file", str(table), "--docs-file", str(tmp_path / "levels.md"), "--write")
+    assert outcome.status == 2 and not table.exists()
+    assert outcome.stderr.count("\n") == 1 and "no deal of the sample is winnable under N" in outcome.stderr
+
+
 def test_the_command_is_hidden_from_the_command_list():
     listing = invoke("--help").stdout
     assert "calibrate" not in listing and "solve" in listing

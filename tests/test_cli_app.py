@@ -14,7 +14,7 @@ from pyramide_cli.cli import SUMMARIES, modules_for, narrowed
 from pyramide_cli.cli.completion import COMPLETE_VAR as COMPLETION_VARIABLE
 from pyramide_cli.cli.exit_codes import EXIT_STATUS_MEANINGS, ExitStatus
 
-from cli_support import app, invoke, make_save
+from cli_support import app, invoke, make_save, typer_imports_pydantic
 
 COMMANDS = ("deal", "show", "play", "replay")
 
@@ -149,6 +149,7 @@ def test_debug_switch_lets_the_traceback_through(tmp_path: Path) -> None:
     assert quiet.exit_code == ExitStatus.BAD_INPUT and isinstance(quiet.exception, SystemExit)
 
 
+@typer_imports_pydantic
 def test_float_and_integer_options_need_no_pydantic(tmp_path: Path) -> None:
     """Typer 0.29 converts option values through pydantic (0.1 s a command); the pin keeps Click's types."""
     probe = (

@@ -231,7 +231,7 @@ def test_daily_deal_without_a_date_is_the_local_date(stand_in: None, tmp_path: P
     (["PY1-N-AAAAAAS", "--level", "easy"], "give a deal code, --level or --daily"),
     (["PY1-N-AAAAAAS", "--daily"], "give a deal code, --level or --daily"),
     (["--from-layout", "x.yaml", "--daily"], "--level and --daily cannot go with it"),
-    (["--level", "easy", "--seed", "x"], "'x' is not a valid int"),  # 'int' or 'integer', by Click version
+    (["--level", "easy", "--seed", "x"], "'x' is not a valid int"),
 ])
 def test_bad_levels_dates_and_combinations_are_usage_errors(stand_in: None, tmp_path: Path, args: list[str],
                                                            words: str) -> None:

@@ -501,3 +501,22 @@ def test_push_pop_undo_and_copy_always_list_the_positions_own_moves(rules_text: 
                 game.push(DRAW if DRAW in game.legal_moves and roll < 0.7 else rng.choice(game.legal_moves))
             else:
                 break
+
+
+@pytest.mark.parametrize("preset", ["N", "T"])
+def test_each_record_says_what_its_action_did(preset: str) -> None:
+    """Every field of the records push returns, against the game before and after the action
+    (records are built without the dataclass's constructor on this path)."""
+    import random
+
+    rng = random.Random(preset)
+    for number in range(6):
+        game = Game(Deal.from_number(number, Rules.preset(preset)))
+        while not game.is_over:
+            before_score, before_free = game.score, set(game.position.free_cards)
+            move = rng.choice(game.legal_moves)
+            record = game.push(move)
+            assert record.move is move and record.removed == move.cards
+            assert record.points == game.score - before_score and record.score == game.score
+            assert set(record.uncovered) == set(game.position.free_cards) - before_free - set(move.cards)
+            assert (record.outcome, record.termination) == (game.outcome, game.termination)

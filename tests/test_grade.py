@@ -137,6 +137,7 @@ def test_the_random_player_tells_deals_apart():
     assert min(wins) == 0 and max(wins) >= 5
 
 
+@pytest.mark.no_cover
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, MAX_DEAL_NUMBER), st.sampled_from(["N", "T"]), st.integers(1, 5), st.integers(1, 6),
        st.integers(1, 12), st.sampled_from(LEVELS))
@@ -201,6 +202,7 @@ def test_a_level_search_returns_the_first_proven_deal_of_that_level(level, monke
                 or SMALL.level_of(GradingRun(skipped, SMALL).play().wins) is not level)
 
 
+@pytest.mark.no_cover
 def test_is_level_deal_never_accepts_what_the_solver_does_not_prove():
     for number in range(40):
         deal = Deal.from_number(number)
@@ -260,6 +262,7 @@ def full_grade_level(deal: Deal) -> Level:
     return limits.level_of(round(win_rate(deal, limits.games, GRADING_SEED) * limits.games))
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("preset", ["N", "T"])
 @pytest.mark.parametrize("level", LEVELS)
 def test_level_deals_are_proven_winnable_and_grade_to_their_level(preset, level):
@@ -271,6 +274,7 @@ def test_level_deals_are_proven_winnable_and_grade_to_their_level(preset, level)
         assert full_grade_level(found.deal) is level, found.deal.code
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("rules_text, dates", [
     ("N", ["2026-03-14", "2026-03-15", "2027-01-01"]),
     ("T", ["2026-03-14", "2026-07-04"]),
@@ -287,6 +291,7 @@ def test_daily_deals_are_medium_proven_winnable_and_depend_on_the_date(rules_tex
     assert len({found.deal.number for found in deals}) == len(dates)
 
 
+@pytest.mark.no_cover
 def test_the_solver_and_the_random_player_never_disagree():
     """A deal the random player wins is never 'unwinnable'; grading's solver budget decides most deals."""
     undecided = 0
@@ -308,6 +313,7 @@ def test_grade_deal_with_the_solver():
     assert unwinnable.winnable is False and unwinnable.level is None and unwinnable.wins == 0
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("date, rules_text, code", [
     ("2026-03-14", "N", "PY1-N-BFTOZKX"),
     ("2026-11-29", "N", "PY1-N-TUR5WKL"),

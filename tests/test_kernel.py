@@ -104,6 +104,7 @@ def walk_by_kernel(position: Position) -> dict[tuple[int, int], tuple[int, tuple
     return found
 
 
+@pytest.mark.no_cover
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rules_strategy(), seed=st.integers(0, 2**32))
 def test_walk_events_are_the_removals_draws_and_recycles_reach(rules: Rules, seed: int) -> None:
@@ -114,6 +115,7 @@ def test_walk_events_are_the_removals_draws_and_recycles_reach(rules: Rules, see
     assert walk_by_kernel(position) == by_engine
 
 
+@pytest.mark.no_cover
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rules_strategy(), seed=st.integers(0, 2**32))
 def test_any_removal_ever_matches_a_brute_force_search(rules: Rules, seed: int) -> None:
@@ -125,6 +127,7 @@ def test_any_removal_ever_matches_a_brute_force_search(rules: Rules, seed: int) 
                                    position.recycles) is expected
 
 
+@pytest.mark.no_cover
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rules_strategy(), seed=st.integers(0, 2**32))
 def test_removal_distance_is_the_fewest_draws_and_recycles_before_a_removal(rules: Rules, seed: int) -> None:
@@ -223,7 +226,7 @@ def test_pairing_roles_follow_the_rules() -> None:
                                         "E+stock-top+strict", "T+waste-pair+recycles=3"])
 def test_the_draw_one_walk_with_one_talon_pair_rule_is_the_general_loop(rules_text: str) -> None:
     """``events`` under draw-1 with ``stock-top`` or ``waste-pair`` alone takes a shorter road
-    (:meth:`TalonCards._walk_pairs`); it must give the general loop's events in the same order, here
+    (:meth:`TalonWalk.pairs`); it must give the general loop's events in the same order, here
     also with cards dropped at a recycle (the solver's talon kings) and with limits below the rules'
     (the test above compares the walk with the engine's own moves)."""
     rules = Rules.parse(rules_text)
@@ -240,7 +243,7 @@ def test_the_draw_one_walk_with_one_talon_pair_rule_is_the_general_loop(rules_te
             limit = rng.choice([rules.recycle_limit, rng.randint(recycles, top_limit)])
             drop = rng.choice([0, kings, rng.getrandbits(24)])
             wanted = rng.choice([-1, rng.getrandbits(24) | kings])
-            assert cards._walk_pairs(talon, drawn, recycles, drop, limit, wanted) == cards._walk(
+            assert cards.walk.pairs(talon, drawn, recycles, drop, limit, wanted) == cards.walk.general(
                 talon, drawn, recycles, drop, limit, wanted)
 
 
@@ -272,5 +275,5 @@ def test_the_draw_three_walk_by_its_stops_is_the_general_walk(rules_text: str) -
             recycles = rng.randint(0, 3) if lower is None else rng.randint(0, lower)
             wanted = rng.choice([-1, rng.getrandbits(24)])
             by_stops = cards.events(talon, drawn, recycles, 0, lower, wanted)
-            assert by_stops == cards._walk(talon, drawn, recycles, 0, lower, wanted)
+            assert by_stops == cards.walk.general(talon, drawn, recycles, 0, lower, wanted)
             assert by_stops == cards.walk_tops(talon, drawn, recycles, lower, wanted)

@@ -68,6 +68,53 @@ def test_click_usage_errors_stay_json_with_json(tmp_path: Path) -> None:
     assert outcome.json()["error"]["kind"] == "usage" and "abc" in outcome.json()["error"]["message"]
 
 
+
+NUMBER_OPTIONS = [
+    ("deal", "--seed", "int"), ("replay", "--expect-score", "int"), ("replay", "--upto", "int"),
+    ("solve", "--max-states", "int"), ("solve", "--timeout", "float"), ("hint", "--max-states", "int"),
+    ("hint", "--timeout", "float"), ("survey", "--jobs", "int"), ("survey", "--chunk", "int"),
+    ("survey", "--max-states", "int"), ("survey", "--timeout", "float"), ("stats", "--last", "int"),
+    ("tournament", "--seed", "int"), ("tournament", "--jobs", "int"), ("tournament", "--max-actions", "int"),
+    ("calibrate", "--jobs", "int"),
+]
+"""(command, option, kind): every option that takes a number."""
+
+
+@pytest.mark.parametrize("command, option, kind", NUMBER_OPTIONS, ids=[" ".join(case[:2]) for case in NUMBER_OPTIONS])
+def test_a_bad_number_gets_the_commands_own_message(command: str, option: str, kind: str) -> None:
+    """The commands convert numbers themselves (cli/common.py), so the wording is the same under every
+    Typer release the pin allows, whatever library that release validates with."""
+    message = assert_one_error_line(invoke(command, option, "lots"), 2)
+    named = f"'{option}' / '-j'" if option == "--jobs" else f"'{option}'"  # Click names the short form too
+    assert message == f"pyramide: Invalid value for {named}: 'lots' is not a valid {kind} " \
+                      f"(see `pyramide {command} --help`)\n"
+    long = assert_one_error_line(invoke(command, option, "9" * 50 + "x" * 10_000), 2)
+    assert "(10,050 characters) is not a valid" in long and len(long) < 300
+
+
+def test_every_number_option_converts_its_own_value() -> None:
+    """Read from the commands' signatures: every int or float option names its parser, and
+    :data:`NUMBER_OPTIONS` lists them all (a new one cannot fall back to Typer's conversion unseen)."""
+    import typing
+
+    from pyramide_cli.cli import app, load_commands
+    from pyramide_cli.cli.app import command_name
+    from pyramide_cli.cli.common import real_number, whole_number
+
+    load_commands()
+    found = set()
+    for info in app.registered_commands:
+        for name, hint in typing.get_type_hints(info.callback, include_extras=True).items():
+            if typing.get_origin(hint) is not typing.Annotated:
+                continue
+            kind, option = typing.get_args(hint)[:2]
+            number = {int: "int", float: "float"}.get(next(t for t in (*typing.get_args(kind), kind)
+                                                          if t is not type(None)))
+            if number is not None:
+                assert option.parser is {"int": whole_number, "float": real_number}[number], (info, option)
+                found.add((command_name(info), "--" + name.replace("_", "-"), number))  # each is named so
+    assert found == set(NUMBER_OPTIONS)
+
 def test_a_100000_character_deal_code_is_not_echoed_whole() -> None:
     code = "PY1-N-" + "A" * 100_000
     for args in (["show", code], ["deal", code], ["solve", code]):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -46,6 +47,7 @@ def test_engine_agrees_with_a_naive_model_of_the_rules(deal, choices):
         naive.apply(chosen)
 
 
+@pytest.mark.no_cover
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal_strategy, st.lists(st.integers(min_value=0, max_value=10**6), min_size=1, max_size=150))
 def test_invariants_along_random_games(deal, choices):

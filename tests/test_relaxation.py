@@ -94,6 +94,7 @@ def test_strict_keeps_every_order_of_the_talon_pairs() -> None:
     assert not Relaxation(tables, Budget(DEFAULT_LIMITS)).pairs_last
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("probe", [0, 3, 40, None])
 @pytest.mark.parametrize("rules_text", ["T+stock-top", "E+waste-pair", "T+draw-3+waste-pair", "N+stock-top"])
 def test_the_probe_never_changes_verdicts_or_maxima(rules_text: str, probe: int | None) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pyramide_cli.engine.deal import Deal
+from pyramide_cli.engine.game import Game
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import Limits, SearchOptions, SearchRule, Verdict, solve
 from pyramide_cli.solver.rules import SWITCHABLE
@@ -79,3 +80,14 @@ def test_draw_three_deals_are_decided_within_budgets_the_search_without_its_rule
     assert solve(deal, limits=limits).verdict is not Verdict.UNKNOWN
     without = SearchOptions(disabled=frozenset({SearchRule.LOST_POINTERS, SearchRule.UNREACHABLE_TALON}))
     assert solve(deal, limits=limits, options=without).verdict is Verdict.UNKNOWN
+
+
+def test_time_dominance_prunes_only_nodes_reached_no_earlier() -> None:
+    """time-dominance: a node is lost like a failed node on its key only if it was reached no earlier (under
+    draw-3 with limited recycles, with no more recycles left).  Deal 1 under T+draw-3 is won only through
+    a node reached again with one recycle more left than when its key failed: pruning that node as well
+    (an off-by-one in the comparison) makes the deal unwinnable."""
+    deal = Deal.from_number(1, Rules.parse("T+draw-3"))
+    result = solve(deal)
+    assert result.verdict is Verdict.WINNABLE
+    assert Game.replay(deal, result.solution).position.is_won

@@ -70,8 +70,15 @@ def check_hint_search(position: Position, reference: Reference) -> None:
     assert 28 - end.pyramid.bit_count() == reference.max_pyramid_removed
 
 
+TRACED_RULE_SETS = {"T+recycles=1+draw-3+strict", "N+draw-3+strict+cover-pair", "T+draw-3", "T+stock-top",
+                    "T+waste-pair"}
+"""The rule sets of the sweep below that coverage traces: they run solver lines no other test runs; the
+others run untraced (``no_cover``, tests/conftest.py)."""
+
+
 # -- agreement with the plain exhaustive search -------------------------------------------------------
-@pytest.mark.parametrize("rules_text", RULE_SETS)
+@pytest.mark.parametrize("rules_text", [rules if rules in TRACED_RULE_SETS
+                                        else pytest.param(rules, marks=pytest.mark.no_cover) for rules in RULE_SETS])
 def test_agrees_with_plain_exhaustive_search_on_small_positions(rules_text: str) -> None:
     rules = Rules.parse(rules_text)
     wins = 0
@@ -83,6 +90,7 @@ def test_agrees_with_plain_exhaustive_search_on_small_positions(rules_text: str)
         assert 0 < wins < 30  # both verdicts are exercised
 
 
+@pytest.mark.no_cover
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rules=any_rules(),
@@ -97,6 +105,7 @@ def test_property_agrees_with_plain_exhaustive_search(rules, deal_number, seed, 
     check_against_reference(small_position(deal_number, rules, seed, slots, talon_size))
 
 
+@pytest.mark.no_cover
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=any_rules(), deal_number=st.integers(0, 10_000), seed=st.integers(0, 2**32),
        talon_size=st.integers(10, 14))
@@ -113,12 +122,14 @@ WINNABLE_EXTRA = {"N+strict": (29,), "T+strict": (29,), "T+draw-3": (29, 76)}
 """Deals winnable partway in under rules where the sample has none, so that a line is checked there too."""
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("preset", ["N", "T"])
 def test_every_solution_replays_to_a_win_over_a_sample_of_deals(preset: str) -> None:
     count = sweep_whole_deals(preset, SAMPLE)
     assert count.winnable >= 10 and count.unwinnable >= 5  # both verdicts are exercised
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("rules_text, actions", [(rules, actions) for rules, actions, _ in PARTWAY_SETS])
 def test_every_solution_replays_to_a_win_partway_into_a_sample_of_deals(rules_text: str, actions: int) -> None:
     """Slower rule sets: solve from a position partway into each deal (as from a save)."""
@@ -150,6 +161,7 @@ def test_r17_stuck_deal_never_gets_past_14_cards() -> None:
 
 
 # -- limits and optimality ---------------------------------------------------------------------------------
+@pytest.mark.no_cover
 @pytest.mark.parametrize("preset, numbers", [("T", range(0, 12)), ("N", range(0, 12))])
 def test_same_verdict_from_every_limit_setting_that_decides(preset: str, numbers) -> None:
     rules = Rules.preset(preset)

@@ -150,6 +150,7 @@ def most_allowed(bound: TalonOrderBound, position: Position, counts: int, gains:
     return room
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("rules_text", RULES_WITH_TALON_PAIRS)
 def test_the_bound_is_never_below_what_the_plain_search_removes(rules_text: str) -> None:
     """At random small positions: talon-order's bound on the cards still removable reaches the most the
@@ -176,6 +177,7 @@ def test_the_bound_is_never_below_what_the_plain_search_removes(rules_text: str)
     assert below_uncapped
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize(("rules_text", "number"), [("T+stock-top", 614), ("T+waste-pair", 300)])
 def test_whole_solves_with_and_without_the_bound_agree(monkeypatch: pytest.MonkeyPatch, rules_text: str,
                                                        number: int) -> None:

@@ -19,7 +19,7 @@ from pyramide_cli.solver.budget import Budget, Limits
 from pyramide_cli.solver.relaxation import Relaxation
 from pyramide_cli.solver.tables import DealTables
 from pyramide_cli.solver.waste_stack import WasteStack
-from reference_search import check_cut, l1_reach, last_pass_position
+from reference_search import buried_waste_reach, check_cut, last_pass_position
 
 RULES = [Rules.parse(text) for text in ("T+draw-3", "E+draw-3", "O+draw-3", "T+draw-3+cover-pair",
                                         "T+draw-3+strict", "E+draw-3+recycles=0")]
@@ -35,7 +35,7 @@ def check_waste_stack(position: Position, waste_stack: WasteStack | None = None)
         budget = Budget(Limits())
         waste_stack = WasteStack(tables, Relaxation(tables, budget), budget)
     tables = waste_stack.tables
-    reach = l1_reach(position, tables, waste_stack.relaxation)
+    reach = buried_waste_reach(position, tables, waste_stack.relaxation)
     if reach is None:
         return "buried-waste cuts"
     stock = position.talon >> position.drawn << position.drawn

@@ -113,12 +113,20 @@ def split_thresholds(wins: Sequence[int], games: int) -> tuple[int, int, int]:
     return min(easy, games), medium, hard
 
 
+class NothingToCalibrate(ValueError):
+    """No deal of the sample is winnable under a preset: there are no win counts to split."""
+
+
 def calibrate(preset: str, first: int, last: int, games: int, jobs: int = 1) -> Calibration:
-    """Measure deals ``first``…``last`` under ``preset`` and draw the thresholds."""
+    """Measure deals ``first``…``last`` under ``preset`` and draw the thresholds; raises
+    :class:`NothingToCalibrate` when none of them is winnable."""
     started = time.perf_counter()
     tasks = [(preset, number, games) for number in range(first, last + 1)]
     measured = tuple(ordered_map(_measure_task, tasks, jobs))
     winnable = [item.wins for item in measured if item.winnability is Verdict.WINNABLE]
+    if not winnable:
+        raise NothingToCalibrate(text("--deals {first}-{last}: no deal of the sample is winnable under {preset}, "
+                                      "so there is nothing to calibrate", first=first, last=last, preset=preset))
     easy, medium, hard = split_thresholds(winnable, games)
     thresholds = LevelThresholds(preset, games, easy, medium, hard)
     return Calibration(preset, first, last, measured, thresholds, time.perf_counter() - started)

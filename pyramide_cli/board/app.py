@@ -20,17 +20,18 @@ from textual.app import App, ComposeResult
 from textual.widget import Widget
 
 from ..engine.cards import parse_card
-from ..engine.errors import CardError
+from ..engine.errors import CardError, quoted
 from ..engine.text import text
 from . import adapter
 from .adapter import STOCK, WASTE, BoardHint, Target, WatchLine
 from .layout import Picture, Piece, Style, View, card_name, message_lines, moved_focus, picture, shown, target_at
 from .panels import end_lines, help_lines, panel_keys, play_keys, stats_lines, watch_keys
 from .session import BoardSession
-from .typed import BOARD_WORDS, SHOW_WORDS, completed_card, starts_line, typed_word
+from .typed import BOARD_WORDS, SHOW_WORDS, completed_card, new_level, starts_line, typed_word
 
 if TYPE_CHECKING:
     from ..engine.game import Game
+    from ..engine.level import Level
 
 WATCH_STEP_SECONDS = 0.6
 MOVES = {"left": "left", "right": "right", "up": "up", "down": "down", "h": "left", "l": "right", "k": "up",
@@ -68,6 +69,8 @@ class BoardApp(App[None]):
         self.panel: str | None = None
         """``end``, ``help``, ``stats`` or ``confirm``: a panel drawn in place of the pyramid."""
         self.confirm: str | None = None
+        self.asked_level: Level | None = None
+        """The level of the new deal asked for by ``new hard`` (``None``: the game's own)."""
         self.job = 0
         """Counts hint and line searches: a result whose number is not the last one was cancelled."""
         self.thinking = False
@@ -274,6 +277,15 @@ class BoardApp(App[None]):
         word = typed_word(line)
         if not word:
             return
+        asks_new, level, level_typed = new_level(word)
+        if asks_new:
+            if level is None:
+                self.messages = (text("new {level}: a level is easy, medium, hard or expert "
+                                      "(or `new` alone for any deal under the same rules)", level=quoted(level_typed)),)
+                self.refused = True
+            else:
+                self.ask("n", level)
+            return
         if word.lower() in BOARD_WORDS:
             self.handle_key(BOARD_WORDS[word.lower()], None)
         elif word.lower() not in SHOW_WORDS:
@@ -318,14 +330,16 @@ class BoardApp(App[None]):
         elif not self.session.game.is_over:
             self.shown_end = False
 
-    def ask(self, key: str) -> None:
-        """New deal, restart or resign: asked first while a game is in progress (y confirms)."""
+    def ask(self, key: str, level: Level | None = None) -> None:
+        """New deal (of ``level``, else of the game's level), restart or resign: asked first while a game
+        is in progress (y confirms)."""
         game = self.session.game
         if key == "X" and game.is_over:
             return
         if not self.session.data.history or game.is_over:
-            self.next_game(key == "r")
+            self.next_game(key == "r", level)
             return
+        self.asked_level = level
         questions = {"n": text("Deal a new game? The game in progress ends as resigned. (y/n)"),
                      "r": text("Restart this deal? The game in progress is kept, not counted. (y/n)"),
                      "X": text("Resign this game? It is counted as lost. (y/n)")}
@@ -340,7 +354,7 @@ class BoardApp(App[None]):
                 if wanted == "X":
                     self.act("resign")
                 else:
-                    self.next_game(wanted == "r")
+                    self.next_game(wanted == "r", self.asked_level)
             return
         if panel == "end":
             if key in ("n", "r"):
@@ -350,9 +364,9 @@ class BoardApp(App[None]):
             return
         self.panel = None
 
-    def next_game(self, restart: bool) -> None:
+    def next_game(self, restart: bool, level: Level | None = None) -> None:
         self.hint, self.refused, self.focus_target = None, False, None
-        self.messages = (self.session.next_game(restart),)
+        self.messages = (self.session.next_game(restart, level),)
         self.panel = "end" if self.session.game.is_over else None
         self.shown_end = self.session.game.is_over
 

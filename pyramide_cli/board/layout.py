@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..engine.cards import Card
 from ..engine.level import LEVEL_WORDS
 from ..engine.position import Outcome, Termination
-from ..engine.text import text
+from ..engine.text import Text, text
 from ..i18n import is_right_to_left, tr
 from .adapter import STOCK, WASTE, Target, is_free
 
@@ -76,6 +76,7 @@ class View(NamedTuple):
     messages: tuple[str, ...] = ()
     refusal: bool = False
     keys: tuple[tuple[str, str], ...] = ()
+    """(key, what it does): a key as typed (``d``), or the name of one in the player's language (``Échap``)."""
     title: str | None = None
     selected: Card | None = None
     """The card the player has selected (R13), kept in the save."""
@@ -261,7 +262,7 @@ def picture(game: Game, style: Style, view: View, width: int) -> Picture:
     for message in view.messages:
         lines += message_lines(message, width, "refusal" if view.refusal else "message")
     lines.append([])
-    keys = [f"{key} {shown(word)}" for key, word in view.keys]
+    keys = [f"{shown(key) if isinstance(key, Text) else key} {shown(word)}" for key, word in view.keys]
     for line in wrapped(keys, width - 2, "  "):
         lines.append([Piece(" " + line, "key")])
     targets = []
@@ -294,15 +295,28 @@ def focus_order(picture: Picture) -> list[list[tuple[int, Target]]]:
     return [rows[number] for number in sorted(rows)]
 
 
+def landing(picture: Picture) -> Card | None:
+    """Where the first arrow key puts the focus: the first free card of the lowest line of the pyramid
+    that has one (not the talon line, where a tap on the stock would draw)."""
+    for line in reversed(picture.lines):
+        if any(piece.target == STOCK for piece in line):
+            continue
+        for piece in line:
+            if piece.kind in ("free", "selected") and isinstance(piece.target, Card):
+                return piece.target
+    return None
+
+
 def moved_focus(picture: Picture, focus: Target | None, direction: str) -> Target | None:
-    """The focus after an arrow key: left and right along a line, up and down to the nearest card."""
+    """The focus after an arrow key: left and right along a line, up and down to the nearest card; the
+    first arrow lands on a free card (:func:`landing`)."""
     rows = focus_order(picture)
     if not rows:
         return None
     where = next(((row, index) for row, items in enumerate(rows) for index, (_, target) in enumerate(items)
                   if target == focus), None)
     if where is None:
-        return rows[-1][0][1]
+        return landing(picture) or rows[-1][0][1]
     row, index = where
     column = rows[row][index][0]
     if direction in ("left", "right"):

@@ -1,7 +1,7 @@
 """The board's panels and key lists: the end of a game, the keys, the statistics, the footer.
 
 Every line is a message in the player's language (:func:`~pyramide_cli.i18n.tr`); the keys stay as
-they are typed.
+they are typed, but Enter, Space and Esc are named as the messages name them (``Entrée``, ``Échap``).
 """
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ Keys = tuple[tuple[str, str], ...]
 def play_keys(style: Style) -> Keys:
     """The footer while playing: every key and what it does."""
     arrows = "arrows hjkl" if style.ascii else "←↓↑→ hjkl"
-    return ((arrows, text("move")), ("Enter", text("tap")), ("d", text("stock")), ("u", text("undo")),
+    return ((arrows, text("move")), (text("Enter"), text("tap")), ("d", text("stock")), ("u", text("undo")),
             ("H", text("hint")), ("w", text("watch the solver")), ("n", text("new deal")), ("r", text("restart")),
             ("X", text("resign")), ("s", text("statistics")), (":", text("type a word")), ("?", text("keys")),
             ("q", text("quit")))
 
 
 def watch_keys(style: Style) -> Keys:
-    return (("Space", text("pause")), (".", text("one step")), ("Esc", text("stop")), ("q", text("quit")))
+    return ((text("Space"), text("pause")), (".", text("one step")), (text("Esc"), text("stop")), ("q", text("quit")))
 
 
 def panel_keys(panel: str, style: Style) -> Keys:
@@ -38,7 +38,7 @@ def panel_keys(panel: str, style: Style) -> Keys:
                 ("q", text("quit")))
     if panel.startswith("confirm:"):
         return (("y", text("yes")), ("n", text("no")))
-    return (("Esc", text("back")), ("q", text("quit")))
+    return ((text("Esc"), text("back")), ("q", text("quit")))
 
 
 def end_lines(session: BoardSession, end_message: Callable[[Any], str] | None) -> list[str]:

@@ -190,8 +190,9 @@ class BoardSession:
 
     # -- the next game ----------------------------------------------------------------------------
     @saving
-    def next_game(self, restart: bool) -> str:
-        """``restart`` (the same deal) or ``new`` (a new deal, same rules and level); returns the line to show.
+    def next_game(self, restart: bool, level: Level | None = None) -> str:
+        """``restart`` (the same deal) or ``new`` (a new deal, same rules; of ``level`` when one is given,
+        else of the game's level); returns the line to show.
 
         A game in progress is kept in the games folder; under ``new`` it is resigned first (counted as
         lost, as in the line mode), under ``restart`` it is not counted at all.
@@ -206,7 +207,7 @@ class BoardSession:
             if outcome.result is None:
                 return outcome.message or ""
         try:
-            new = self.next_save(self.game, self.data, restart, None)
+            new = self.next_save(self.game, self.data, restart, level)
             replaced = replace_game(self.path, new, games_folder(), self.stats, self.last.text)
         except PyramideError as error:
             return message_of(error)

@@ -2,17 +2,19 @@
 
 A card's name taps its card as soon as it is complete (``10h``, ``KS``, ``RD``).  Anything else
 typed is a line, played with Enter: a word of the board in the player's language (``talon``,
-``indice``, ``tips``, :func:`~pyramide_cli.i18n.words.canonical_word`), an English word (``draw``)
-or a move (``10C+3S``).  A line starts on a key that is not one of the board's one-letter
-commands (:data:`COMMAND_KEYS`), or on ``:``, after which every key is typed (``:draw``, ``:kd``),
-so a word is never read as a row of commands.  Nothing here imports Textual.
+``indice``, ``tips``, :func:`~pyramide_cli.i18n.words.canonical_line`), an English word (``draw``),
+a new deal of a level (``new hard``, ``nouvelle difficile``) or a move (``10C+3S``).  A line
+starts on a key that is not one of the board's one-letter commands (:data:`COMMAND_KEYS`), or on
+``:``, after which every key is typed (``:draw``, ``:kd``), so a word is never read as a row of
+commands.  Nothing here imports Textual.
 """
 
 from __future__ import annotations
 
 from ..engine.cards import Card, parse_card
 from ..engine.errors import CardError
-from ..i18n.words import canonical_word
+from ..engine.level import Level
+from ..i18n.words import canonical_line
 
 WORD_KEY = ":"
 """Starts a line whatever key comes next (a word that starts with a command key: ``:draw``)."""
@@ -46,5 +48,20 @@ def completed_card(typed: str, character: str) -> Card | None:
 
 
 def typed_word(typed: str) -> str:
-    """The line as the session plays it: without its ``:``, a word of the player's language made English."""
-    return canonical_word(typed.removeprefix(WORD_KEY))
+    """The line as the session plays it: without its ``:``, the player's words made English (``talon`` →
+    ``stock``, ``nouvelle difficile`` → ``new hard``)."""
+    return canonical_line(typed.removeprefix(WORD_KEY))
+
+
+def new_level(word: str) -> tuple[bool, Level | None, str]:
+    """Whether ``word`` (as :func:`typed_word` gives it) asks for a new deal of a level, as ``new hard``
+    does in the line mode: ``(asks, level, what was typed for the level)``; ``level`` is ``None`` for a
+    level that is not one."""
+    first, _, rest = word.partition(" ")
+    if first.lower() != "new" or not rest.strip():
+        return False, None, ""
+    typed = rest.strip()
+    try:
+        return True, Level(typed.lower()), typed
+    except ValueError:
+        return True, None, typed

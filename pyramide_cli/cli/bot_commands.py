@@ -24,6 +24,7 @@ from .common import (
     shown,
     status_for,
     usage_error,
+    whole_number,
 )
 from .exit_codes import ExitStatus
 
@@ -122,12 +123,13 @@ def tournament(
         help="Play only the deals of this level among --deals: easy, medium, hard or expert.",
         show_default=False)] = None,
     seed: Annotated[int, typer.Option(
-        "--seed", metavar="N",
+        "--seed", parser=whole_number, metavar="N",
         help="Seeds every game (with the deal number): the random bot and engines that draw lots.")] = 0,
     jobs: Annotated[int, typer.Option(
-        "--jobs", "-j", metavar="N", help="Processes to play in (the same results for any N).")] = 1,
+        "--jobs", "-j", parser=whole_number, metavar="N",
+        help="Processes to play in (the same results for any N).")] = 1,
     max_actions: Annotated[int, typer.Option(
-        "--max-actions", metavar="N",
+        "--max-actions", parser=whole_number, metavar="N",
         help="Actions a game may take before it is resigned for the bot.")] = DEFAULT_MAX_ACTIONS,
     move_time: Annotated[str, typer.Option(
         "--move-time", metavar="SECONDS", help="Wall-clock seconds an engine may take for one move.")] = "10",

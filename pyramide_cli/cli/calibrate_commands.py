@@ -13,7 +13,7 @@ import typer
 
 from ..engine.text import message_of, text
 from .app import app
-from .common import echo, reporting, usage_error
+from .common import echo, reporting, usage_error, whole_number
 
 CALIBRATE_HELP = """Recalibrate the level thresholds (R25) from a sample of deals (maintainers only).
 
@@ -28,7 +28,7 @@ Examples:
   pyramide calibrate --presets N --deals 0-99 --games N=100     # a quick look, nothing written
   pyramide calibrate --presets T --deals 0-3999 --games T=1000 --jobs 2 --write
 
-Exit: 0 done, 2 bad option, 5 a file cannot be written.
+Exit: 0 done, 2 bad option (or a sample without a winnable deal), 5 a file cannot be written.
 """
 
 
@@ -39,7 +39,7 @@ def calibrate(
     games: Annotated[str, typer.Option("--games", metavar="P=G,…",
                                        help="Games per preset, e.g. N=500,T=1000 (default: the current table's).",
                                        show_default=False)] = "",
-    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", parser=whole_number, metavar="N", help="Worker processes.")] = 1,
     write: Annotated[bool, typer.Option("--write", help="Rewrite level_table.py and docs/levels.md.")] = False,
     table_file: Annotated[str, typer.Option("--table-file", hidden=True)] = "",
     docs_file: Annotated[str, typer.Option("--docs-file", hidden=True)] = "",
@@ -62,6 +62,9 @@ def calibrate(
             echo(line)
             sys.stdout.flush()
 
-        work.run(chosen, first, last, counts, jobs, write,
-                 table_file=Path(table_file) if table_file else work.TABLE_FILE,
-                 docs_file=Path(docs_file) if docs_file else work.DOCS_FILE, say=say)
+        try:
+            work.run(chosen, first, last, counts, jobs, write,
+                     table_file=Path(table_file) if table_file else work.TABLE_FILE,
+                     docs_file=Path(docs_file) if docs_file else work.DOCS_FILE, say=say)
+        except work.NothingToCalibrate as error:  # nothing is written: the files are written last
+            raise usage_error(message_of(error)) from None

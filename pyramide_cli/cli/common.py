@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from ..engine.errors import (
-    CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError, escaped,
+    CardError, DealCodeError, IllegalMoveError, MoveSyntaxError, PyramideError, RulesError, escaped, quoted,
 )
 from ..engine.text import message_of, text
 from ..i18n import for_display, tr, uses_french_letters
@@ -50,6 +50,27 @@ DbOption = Annotated[Optional[str], typer.Option(
     "--db", metavar="FILE", show_default=False,
     help="The statistics database (default: stats.sqlite3 in $PYRAMIDE_HOME, else the user's data folder).")]
 
+
+
+def whole_number(value: object) -> int:
+    """The value of a whole-number option (``--max-states 1000``), as ``typer.Option(parser=whole_number)``.
+
+    The command converts its numbers itself so that a bad one gets the same one-line message under
+    every Typer the pin allows (``'lots' is not a valid int``), never the wording of the validation
+    library a Typer release converts with."""
+    try:
+        return int(value)  # type: ignore[call-overload]  # a str from the command line, or the int default
+    except (TypeError, ValueError):
+        raise typer.BadParameter(f"{quoted(value)} is not a valid int") from None
+
+
+def real_number(value: object) -> float:
+    """The value of a decimal option (``--timeout 2.5``), as ``typer.Option(parser=real_number)``: as
+    :func:`whole_number`, the same message under every Typer (``'soon' is not a valid float``)."""
+    try:
+        return float(value)  # type: ignore[arg-type]  # a str from the command line, or the float default
+    except (TypeError, ValueError):
+        raise typer.BadParameter(f"{quoted(value)} is not a valid float") from None
 
 class CommandError(PyramideError):
     """An error found by the command line itself, with its exit status and extra JSON fields."""

@@ -16,7 +16,7 @@ from .app import SUMMARIES, app
 from .completion import complete_level, complete_rules
 from .common import (
     AsciiOption, FrenchOption, JsonOption, RevealOption, board_style, echo, emit_json, extras_of, reporting,
-    shown, usage_error,
+    shown, usage_error, whole_number,
 )
 from .render import Extras, game_state, render_board
 from .targets import load_target
@@ -93,7 +93,8 @@ def deal(
         "--level", "-l", metavar="LEVEL", help="Deal a winnable deal of this level: easy, medium, hard or expert.",
         show_default=False, autocompletion=complete_level)] = None,
     seed: Annotated[Optional[int], typer.Option(
-        "--seed", metavar="N", help="With --level: a reproducible pick (a whole number 0 to 2**64-1).",
+        "--seed", parser=whole_number, metavar="N",
+        help="With --level: a reproducible pick (a whole number 0 to 2**64-1).",
         show_default=False)] = None,
     daily: Annotated[bool, typer.Option(
         "--daily", help="Deal the daily deal (a Medium deal, the same for everyone on a date).")] = False,

@@ -20,7 +20,7 @@ from .app import SUMMARIES, app
 from .completion import complete_expect
 from .common import (
     AsciiOption, FrenchOption, JsonOption, board_style, echo, emit_json, extras_of, kind_of, reporting,
-    say_error, shown, usage_error,
+    say_error, shown, usage_error, whole_number,
 )
 from .exit_codes import ExitStatus
 
@@ -125,11 +125,12 @@ def replay(
              "(cleared, no-moves, dead, resigned).",
         show_default=False, autocompletion=complete_expect)] = None,
     expect_score: Annotated[Optional[int], typer.Option(
-        "--expect-score", metavar="N", help="Fail (exit 1) unless the replayed score is N.",
+        "--expect-score", parser=whole_number, metavar="N", help="Fail (exit 1) unless the replayed score is N.",
         show_default=False)] = None,
     step: Annotated[bool, typer.Option("--step", help="Print every position of the replay.")] = False,
     upto: Annotated[Optional[int], typer.Option(
-        "--upto", metavar="N", help="Show the position after the first N actions.", show_default=False)] = None,
+        "--upto", parser=whole_number, metavar="N", help="Show the position after the first N actions.",
+        show_default=False)] = None,
     junit: Annotated[Optional[str], typer.Option(
         "--junit", metavar="FILE", show_default=False,
         help="Write a JUnit XML report, one test case per save (replays as a batch, even of one file).")] = None,

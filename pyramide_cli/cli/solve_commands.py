@@ -14,7 +14,9 @@ import typer
 from ..engine.text import plural, text
 from ..storage.files import SaveLock, check_output
 from .app import SUMMARIES, app
-from .common import CommandError, JsonOption, echo, emit_json, reporting, shown, usage_error
+from .common import (
+    CommandError, JsonOption, echo, emit_json, real_number, reporting, shown, usage_error, whole_number,
+)
 from .exit_codes import ExitStatus
 
 if TYPE_CHECKING:  # the solver and the analysis are imported inside the commands
@@ -83,9 +85,9 @@ def solve(
         show_default=False)],
     optimal: Annotated[bool, typer.Option("--optimal", help="Find a line with the fewest actions (slower).")] = False,
     max_states: Annotated[Optional[int], typer.Option(
-        "--max-states", metavar="N", help=LIMIT_HELP, show_default=False)] = None,
+        "--max-states", parser=whole_number, metavar="N", help=LIMIT_HELP, show_default=False)] = None,
     timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", metavar="SECONDS", help=TIMEOUT_HELP, show_default=False)] = None,
+        "--timeout", parser=real_number, metavar="SECONDS", help=TIMEOUT_HELP, show_default=False)] = None,
     output: Annotated[Optional[str], typer.Option(
         "--output", "-o", metavar="FILE", help="Write the winning line as a save file (replay confirms it won).",
         show_default=False)] = None,
@@ -166,9 +168,9 @@ def hint(
     target: Annotated[str, typer.Argument(
         metavar="FILE", help="A save file (or a deal code: a hint for its start).", show_default=False)],
     max_states: Annotated[Optional[int], typer.Option(
-        "--max-states", metavar="N", help=HINT_LIMIT_HELP, show_default=False)] = None,
+        "--max-states", parser=whole_number, metavar="N", help=HINT_LIMIT_HELP, show_default=False)] = None,
     timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", metavar="SECONDS", help=HINT_TIMEOUT_HELP, show_default=False)] = None,
+        "--timeout", parser=real_number, metavar="SECONDS", help=HINT_TIMEOUT_HELP, show_default=False)] = None,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):

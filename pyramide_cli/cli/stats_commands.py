@@ -19,7 +19,7 @@ from ..storage.stats import COLUMNS
 from .app import SUMMARIES, app
 from .completion import complete_level, complete_rules
 from .common import (
-    CommandError, DbOption, JsonOption, echo, emit_json, reporting, shown, stats_db, usage_error,
+    CommandError, DbOption, JsonOption, echo, emit_json, reporting, shown, stats_db, usage_error, whole_number,
 )
 from .exit_codes import ExitStatus
 
@@ -65,7 +65,8 @@ def stats(
     level: Annotated[Optional[str], typer.Option(
         "--level", "-l", metavar="LEVEL", help="Only games dealt for this level: easy, medium, hard or expert.",
         show_default=False, autocompletion=complete_level)] = None,
-    last: Annotated[int, typer.Option("--last", metavar="N", help="How many of the last games to list.")] = 10,
+    last: Annotated[int, typer.Option(
+        "--last", parser=whole_number, metavar="N", help="How many of the last games to list.")] = 10,
     csv_file: Annotated[Optional[str], typer.Option(
         "--csv", metavar="FILE", help="Also write every game (after the filters) to FILE, one row each.",
         show_default=False)] = None,

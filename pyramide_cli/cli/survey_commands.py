@@ -17,7 +17,8 @@ from ..engine.text import joined, message_of, plural, text
 from .app import SUMMARIES, app
 from ..storage.files import check_output, csv_output
 from .common import (
-    CommandError, JsonOption, echo, emit_json, error_document, reporting, say_error, shown, usage_error,
+    CommandError, JsonOption, echo, emit_json, error_document, real_number, reporting, say_error, shown,
+    usage_error, whole_number,
 )
 from .completion import complete_rules
 from .exit_codes import ExitStatus
@@ -80,13 +81,13 @@ def survey(
     rules: Annotated[Optional[str], typer.Option(
         "--rules", "-r", metavar="RULES", help="Rules such as N, T, T+strict [default: N, or the store's].",
         show_default=False, autocompletion=complete_rules)] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N",
+    jobs: Annotated[int, typer.Option("--jobs", "-j", parser=whole_number, metavar="N",
                                       help="Worker processes on this machine (1 to 256; no more than deals).")] = 1,
     cluster: Annotated[Optional[str], typer.Option(
         "--cluster", metavar="ADDRESS|local:N", help="Solve on a Dask scheduler, or on N local Dask workers.",
         show_default=False)] = None,
     chunk: Annotated[Optional[int], typer.Option(
-        "--chunk", metavar="N", help="Deals per cluster task [default: about 1 s of solving].",
+        "--chunk", parser=whole_number, metavar="N", help="Deals per cluster task [default: about 1 s of solving].",
         show_default=False)] = None,
     store: Annotated[Optional[str], typer.Option(
         "--store", metavar="FILE", help="Write every deal's result into this SQLite store as it comes.",
@@ -106,9 +107,9 @@ def survey(
     optimal: Annotated[bool, typer.Option(
         "--optimal", help="Solve each winnable deal for the fewest actions.")] = False,
     max_states: Annotated[Optional[int], typer.Option(
-        "--max-states", metavar="N", help=SURVEY_LIMIT_HELP, show_default=False)] = None,
+        "--max-states", parser=whole_number, metavar="N", help=SURVEY_LIMIT_HELP, show_default=False)] = None,
     timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", metavar="SECONDS", help=SURVEY_TIMEOUT_HELP, show_default=False)] = None,
+        "--timeout", parser=real_number, metavar="SECONDS", help=SURVEY_TIMEOUT_HELP, show_default=False)] = None,
     json_output: JsonOption = False,
 ) -> None:
     with reporting(json_output):

@@ -18,7 +18,7 @@ job; the legal moves of a state come from the deal's tables (:mod:`~pyramide_cli
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from . import kernel
@@ -64,6 +64,33 @@ class ActionRecord:
             "status": self.outcome.value,
             "termination": None if self.termination is None else self.termination.value,
         }
+
+
+def _record_maker() -> Callable[[Move, int, tuple[Card, ...], tuple[Card, ...], int, Outcome, Termination | None],
+                                 ActionRecord]:
+    """A maker of :class:`ActionRecord` for :meth:`Game.push`: the same object as the class makes,
+    with its slots written through their descriptors rather than by the frozen dataclass's
+    ``__init__`` (which goes through ``object.__setattr__`` once per field)."""
+    new = object.__new__
+    set_move, set_points, set_removed, set_uncovered, set_score, set_outcome, set_termination = (
+        ActionRecord.__dict__[entry.name].__set__ for entry in fields(ActionRecord))
+
+    def record(move: Move, points: int, removed: tuple[Card, ...], uncovered: tuple[Card, ...], score: int,
+               outcome: Outcome, termination: Termination | None) -> ActionRecord:
+        made = new(ActionRecord)
+        set_move(made, move)
+        set_points(made, points)
+        set_removed(made, removed)
+        set_uncovered(made, uncovered)
+        set_score(made, score)
+        set_outcome(made, outcome)
+        set_termination(made, termination)
+        return made
+
+    return record
+
+
+_record = _record_maker()
 
 
 class HistoryWalk(NamedTuple):
@@ -351,13 +378,12 @@ class Game:
             key = (pyramid, move)
             record = table.records.get(key)
             if record is None:
-                record = table.records[key] = ActionRecord(
+                record = table.records[key] = _record(
                     move, POINTS_PER_PYRAMID_CARD * (pyramid.bit_count() - left), removed,
                     uncovered, POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - left), Outcome.PLAYING, None)
             return record
-        return ActionRecord(move, POINTS_PER_PYRAMID_CARD * (pyramid.bit_count() - left), removed,
-                            uncovered, POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - left), termination.outcome,
-                            termination)
+        return _record(move, POINTS_PER_PYRAMID_CARD * (pyramid.bit_count() - left), removed,
+                       uncovered, POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - left), termination.outcome, termination)
 
     def _game_action(self, move: Move) -> ActionRecord:
         """The rest of :meth:`push` for ``undo`` and ``resign`` (already on the stack and in the history)."""
@@ -371,9 +397,9 @@ class Game:
         self._evaluate()
         termination = self._termination
         left = self._state[0].bit_count()
-        return ActionRecord(move, POINTS_PER_PYRAMID_CARD * (pyramid.bit_count() - left), (), (),
-                            POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - left),
-                            Outcome.PLAYING if termination is None else termination.outcome, termination)
+        return _record(move, POINTS_PER_PYRAMID_CARD * (pyramid.bit_count() - left), (), (),
+                       POINTS_PER_PYRAMID_CARD * (PYRAMID_SIZE - left),
+                       Outcome.PLAYING if termination is None else termination.outcome, termination)
 
     apply = push
     """The older name of :meth:`push`."""

@@ -18,15 +18,12 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from .layout import COVER_MASK, COVERERS, PYRAMID_SIZE, free_slots
-from .walks import KING, Event, Walks
+from .walks import KING, RULES_LIMIT, TalonWalk
 from .walks import every_nth as every_nth, talon_indices as talon_indices  # part of the kernel's interface
 
 if TYPE_CHECKING:
     from .deal import Deal
     from .rules import Rules
-
-RULES_LIMIT = -1
-"""Default of the ``limit`` arguments below: the rules' own recycle limit."""
 
 # How a card is in play (the roles of R4–R6 and the variants).  A free pyramid card and a talon
 # card in play pair when their values make 13 and their roles are one of PAIRING_ROLES.
@@ -127,7 +124,7 @@ class TalonRules:
         back; the others were in play in this pass already, sooner).  Card ``c`` of ``cards`` comes
         into play after ``before + (cards & ((2 << c) - 1)).bit_count()`` draws and recycles;
         ``talon`` is the talon during that pass (``drop``: bits that vanish at a recycle), and
-        ``recycles`` the recycles used (0 when unlimited); ``limit`` as for :meth:`TalonCards.events`.
+        ``recycles`` the recycles used (0 when unlimited); ``limit`` as for :meth:`TalonWalk.events`.
         """
         if limit == RULES_LIMIT:
             limit = self.limit
@@ -147,12 +144,12 @@ def talon_rules(rules: Rules) -> TalonRules:
     return TalonRules(rules)
 
 
-class TalonCards(Walks):
-    """The talon rules applied to one deal's cards: removals at a pointer, along the walk, and the
-    dead-game test.  Build with :func:`for_deal`."""
+class TalonCards:
+    """The talon rules applied to one deal's cards: removals at a pointer, the walk between two
+    removals (:attr:`walk`) and the dead-game test.  Build with :func:`for_deal`."""
 
-    __slots__ = ("cover_pair", "kings", "pyramid_values", "rules", "steps_at", "talon_rules", "talon_values",
-                 "value_slots", "value_talon", "_nth", "_top_values", "_wanted")
+    __slots__ = ("cover_pair", "events", "kings", "pyramid_values", "rules", "steps_at", "talon_rules", "talon_values",
+                 "value_slots", "value_talon", "walk", "walk_tops", "_wanted")
 
     def __init__(self, deal: Deal) -> None:
         self.rules = deal.rules
@@ -172,7 +169,12 @@ class TalonCards(Walks):
         self.kings = value_talon[KING]
         self.cover_pair = deal.rules.cover_pair
         self.steps_at = self._plain_steps if self.talon_rules.plain else self._steps
-        self._init_walks()
+        self.walk = TalonWalk(self.talon_values, self.talon_rules)
+        """The walk of draws and recycles between two removals over this deal's talon."""
+        self.events = self.walk.events
+        """:meth:`TalonWalk.events` of :attr:`walk`: what comes into play along the walk."""
+        self.walk_tops = self.walk.tops
+        """:meth:`TalonWalk.tops` of :attr:`walk`: the walk by stops, for a caller that knows it applies."""
         self._wanted: dict[int, int] = {}
         """The dead-game test's facts of each pyramid shape met (see :meth:`_wanted_by`)."""
 
@@ -219,35 +221,6 @@ class TalonCards(Walks):
                     if top_value + up_value == 13:
                         out.append((0, (1 << top) | (1 << up)))
 
-    # -- along the walk -----------------------------------------------------------------------------------
-    def events(self, talon: int, drawn: int, recycles: int, drop: int = 0, limit: int | None = RULES_LIMIT,
-               wanted: int = -1) -> list[Event]:
-        """The walk of draws and recycles between two removals, and what comes into play along it:
-        every talon card and talon pair in play, each at its first occurrence, in the order of
-        :meth:`steps_at` at each pointer.
-
-        Between two removals a player can only draw or recycle, and both are forced, so the walk is
-        every talon situation reachable without a removal.  It ends at the end of the last allowed
-        pass, or earlier once it repeats: after a recycle, when it is back at the pointer it
-        started from with the same talon (the rest was seen), and in any case at the second
-        recycle (the talon no longer changes, so each later pass repeats the one after the first
-        recycle).  A removal is taken at its first occurrence: a later one leaves the same cards
-        and the same pointer with at least as many actions and recycles spent (docs/solver.md, walk-edges).
-
-        ``drop``: talon bits that vanish at a recycle (the solver's talon kings, docs/solver.md
-        talon-kings-at-top); ``limit``: a recycle limit lower than the rules' (a search restricted to fewer
-        passes); ``wanted``: the talon cards whose single events the caller wants (kings
-        included; the others are left out, their first occurrence still counts as seen).
-        """
-        rules = self.talon_rules
-        if limit == RULES_LIMIT:
-            limit = rules.limit
-        if rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top and not drop:
-            return self.walk_tops(talon, drawn, recycles, limit, wanted)
-        if rules.draw_count == 1 and rules.stock_top != rules.waste_pair:
-            return self._walk_pairs(talon, drawn, recycles, drop, limit, wanted)
-        return self._walk(talon, drawn, recycles, drop, limit, wanted)
-
     # -- the dead-game test ----------------------------------------------------------------------------
     def any_removal_ever(self, pyramid: int, talon: int, drawn: int, recycles: int) -> bool:
         """True when some card can still be removed, now or after draws and recycles alone; False
@@ -255,7 +228,7 @@ class TalonCards(Walks):
         return self.removal_distance(pyramid, talon, drawn, recycles) is not None
 
     def removal_distance(self, pyramid: int, talon: int, drawn: int, recycles: int) -> int | None:
-        """How many draws and recycles (the walk of :meth:`events`) come before some card can
+        """How many draws and recycles (the walk of :meth:`TalonWalk.events`) come before some card can
         be removed: 0 when one can be now, ``None`` when never (the position is dead).
 
         The pyramid cannot change before a removal, so it is enough to look at the removals of

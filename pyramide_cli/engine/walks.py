@@ -1,9 +1,8 @@
-"""The walk of draws and recycles between two removals (:meth:`TalonCards.events
-<pyramide_cli.engine.kernel.TalonCards.events>`), in its three loops: the general one, and two
-shorter roads for the rules where the walk's shape is known in advance (draw-1 with one talon
-pair rule; draw-3 with only the waste top in play).  A mixin of ``kernel.TalonCards``, which holds
-the deal's talon values and its talon rules; each shorter road gives the general loop's events in
-the same order (tests/test_kernel.py).
+"""The walk of draws and recycles between two removals (:meth:`TalonWalk.events`), in its three
+loops: the general one, and two shorter roads for the rules where the walk's shape is known in
+advance (draw-1 with one talon pair rule; draw-3 with only the waste top in play).  Each shorter
+road gives the general loop's events in the same order (tests/test_kernel.py).  A deal's
+:class:`~pyramide_cli.engine.kernel.TalonCards` holds its walk.
 """
 
 from __future__ import annotations
@@ -17,6 +16,8 @@ if TYPE_CHECKING:
     from .kernel import TalonRules
 
 KING = 13
+RULES_LIMIT = -1
+"""Default of the ``limit`` arguments of the walk: the rules' own recycle limit."""
 Event = tuple[int, int, int, int, int, int]
 """A talon card, or a pair of talon cards, in play along the walk for the first time:
 ``(actions, talon bits, value, talon after, drawn after, recycles after)``.  ``value`` is the
@@ -69,21 +70,51 @@ def talon_indices(talon: int) -> tuple[int, ...]:
 
 
 
-class Walks:
-    """The loops of ``TalonCards.events`` (see the module docstring)."""
+class TalonWalk:
+    """The walk between two removals over one deal's talon cards (``talon_values``, in talon
+    order) under ``talon_rules``."""
 
-    talon_values: tuple[int, ...]
-    talon_rules: TalonRules
+    __slots__ = ("talon_rules", "talon_values", "_nth", "_top_values")
 
-    def _init_walks(self) -> None:
-        """The tables of the walk by stops (``draw-3``), once the talon's values and rules are set."""
-        self._nth = _every_nth_tables(self.talon_rules.draw_count)
-        self._top_values = tuple(0 if value == KING else value for value in self.talon_values)
+    def __init__(self, talon_values: tuple[int, ...], talon_rules: TalonRules) -> None:
+        self.talon_values = talon_values
+        self.talon_rules = talon_rules
+        self._nth = _every_nth_tables(talon_rules.draw_count)
+        """The tables of :func:`every_nth` for the walk by stops (``draw-3``)."""
+        self._top_values = tuple(0 if value == KING else value for value in talon_values)
         """The ``value`` field of a single card's event (0 for a king)."""
 
-    def _walk_pairs(self, talon: int, drawn: int, recycles: int, drop: int, limit: int | None,
-                    wanted: int) -> list[Event]:
-        """:meth:`_walk` under draw-1 with one talon pair rule, ``stock-top`` or ``waste-pair``: the walk
+    def events(self, talon: int, drawn: int, recycles: int, drop: int = 0, limit: int | None = RULES_LIMIT,
+               wanted: int = -1) -> list[Event]:
+        """The walk of draws and recycles between two removals, and what comes into play along it:
+        every talon card and talon pair in play, each at its first occurrence, in the order of
+        :meth:`TalonCards.steps_at <pyramide_cli.engine.kernel.TalonCards.steps_at>` at each pointer.
+
+        Between two removals a player can only draw or recycle, and both are forced, so the walk is
+        every talon situation reachable without a removal.  It ends at the end of the last allowed
+        pass, or earlier once it repeats: after a recycle, when it is back at the pointer it
+        started from with the same talon (the rest was seen), and in any case at the second
+        recycle (the talon no longer changes, so each later pass repeats the one after the first
+        recycle).  A removal is taken at its first occurrence: a later one leaves the same cards
+        and the same pointer with at least as many actions and recycles spent (docs/solver.md, walk-edges).
+
+        ``drop``: talon bits that vanish at a recycle (the solver's talon kings, docs/solver.md
+        talon-kings-at-top); ``limit``: a recycle limit lower than the rules' (a search restricted to fewer
+        passes); ``wanted``: the talon cards whose single events the caller wants (kings
+        included; the others are left out, their first occurrence still counts as seen).
+        """
+        rules = self.talon_rules
+        if limit == RULES_LIMIT:
+            limit = rules.limit
+        if rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top and not drop:
+            return self.tops(talon, drawn, recycles, limit, wanted)
+        if rules.draw_count == 1 and rules.stock_top != rules.waste_pair:
+            return self.pairs(talon, drawn, recycles, drop, limit, wanted)
+        return self.general(talon, drawn, recycles, drop, limit, wanted)
+
+    def pairs(self, talon: int, drawn: int, recycles: int, drop: int, limit: int | None,
+              wanted: int) -> list[Event]:
+        """:meth:`general` under draw-1 with one talon pair rule, ``stock-top`` or ``waste-pair``: the walk
         is the talon's cards in order, from the pointer to the end and then, after a recycle, from the
         bottom back to the pointer (to the end when the recycle dropped cards: they leave new neighbours),
         each card coming into play once, as the stock's top under ``stock-top`` or as the waste top
@@ -151,7 +182,7 @@ class Walks:
             before = card
         return out
 
-    def walk_tops(self, talon: int, drawn: int, recycles: int, limit: int | None, wanted: int) -> list[Event]:
+    def tops(self, talon: int, drawn: int, recycles: int, limit: int | None, wanted: int) -> list[Event]:
         """:meth:`events` when only the waste top is in play and draws take several cards (``draw-3``
         without talon pairs) and nothing vanishes at a recycle: the stops of the walk are known in
         advance, so their top cards are found as masks (:func:`every_nth`) and only the wanted ones
@@ -197,8 +228,8 @@ class Walks:
                         talon ^ low, (talon & (low - 1)).bit_length(), passes))
         return out
 
-    def _walk(self, talon: int, drawn: int, recycles: int, drop: int, limit: int | None,
-              wanted: int) -> list[Event]:
+    def general(self, talon: int, drawn: int, recycles: int, drop: int, limit: int | None,
+                wanted: int) -> list[Event]:
         """The loop of :meth:`events`, on the talon as a list of indices: ``j`` cards are on the waste,
         the top at ``cards[j - 1]``, the card under it at ``cards[j - 2]`` and the stock's top at
         ``cards[j]``; a draw adds the next one (three under ``draw-3``) to the waste, so the pointer

@@ -32,7 +32,7 @@ class Heuristic:
         self.limit = rules.recycle_limit
         self._value_talon = tables.talon_cards.value_talon
         self._pyramid: dict[int, PyramidBounds] = {}
-        self._removals: dict[int, int | None] = {}
+        self.removals_memo: dict[int, int | None] = {}
         """:meth:`removals` by ``pyramid | counts << 28``."""
         self._passed: dict[int, tuple[int, int] | None] = {}
         """passed-stock/passed-by-value-pair by (pyramid, passed cards' value counts): see :meth:`_passed_counts`."""
@@ -81,7 +81,7 @@ class Heuristic:
     def removals(self, pyramid: int, counts: int) -> int | None:
         """A lower bound on the removals left (``None``: the pyramid cannot be cleared)."""
         key = pyramid | counts << 28
-        found = self._removals.get(key, MISSING)
+        found = self.removals_memo.get(key, MISSING)
         if found is MISSING:
             bounds = self.pyramid_bounds(pyramid)
             if not self.use_relaxed:
@@ -89,7 +89,7 @@ class Heuristic:
             else:
                 relaxed = self._least_cost(pyramid, counts, 0, bounds)
                 found = None if relaxed is None else max(bounds.removals, relaxed)
-            self._removals[key] = found
+            self.removals_memo[key] = found
         return found
 
     def _least_cost(self, pyramid: int, counts: int, talon_cost: int, bounds: PyramidBounds) -> int | None:
@@ -124,10 +124,7 @@ class Heuristic:
             else:  # waste-pair: the card under the top can take waste cards away too: any may come back
                 reachable = wanted
             return self._stock_top_bound(pyramid, bounds, removals, reachable, talon, drawn, recycles)
-        if self.plain:
-            reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)
-        else:  # waste-pair: the card under the top can take waste cards away too: any may come back
-            reachable = talon & ((1 << drawn) - 1)
+        reachable = self.dig.reachable(pyramid, talon, drawn, bounds.dead)  # waste-dig (waste-pair-dig)
         if recycles < self.final_pass:
             floor = self._passes_floor(bounds, removals, talon, drawn, recycles, reachable)
         # every talon card used is drawn, unless it comes back from the waste in this pass

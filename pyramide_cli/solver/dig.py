@@ -2,7 +2,8 @@
 
 Used by the ``--optimal`` bounds (docs/solver.md, waste-dig): a waste card counts as already in play
 only if every card above it can be removed first, each with a pyramid card free at that moment
-(under ``stock-top`` also with a stock card, stock-top-dig).
+(under ``stock-top`` also with a stock card, stock-top-dig; under ``waste-pair`` also with the card under it
+or a stock card drawn onto it, waste-pair-dig).
 """
 
 from __future__ import annotations
@@ -32,11 +33,20 @@ class Dig:
     Under ``stock-top`` (stock-top-dig) the waste top may also leave with the stock's top card: the search
     lets it pair with any stock card of the right value (the stock's order relaxed again), and a
     card no pyramid card can take stops the dig only if no stock card can take it either.
+
+    Under ``waste-pair`` (waste-pair-dig) the top may leave with a free pyramid card, with the card
+    under it when the two make 13, or with a stock card drawn onto it (any stock card of the right
+    value, the stock's order relaxed, and the cards drawn without pairing left out, though they would
+    cover the waste).  No card stops the dig for having no pyramid partner (a talon pair may take it),
+    and the partner count cut (:meth:`_by_partners`) is not used.
     """
 
     def __init__(self, tables: DealTables) -> None:
         self.tables = tables
-        self.stock_top = tables.rules.stock_top
+        self.waste_pair = tables.rules.waste_pair and not tables.rules.stock_top
+        """waste-pair-dig: the top may also leave with the card under it."""
+        self.stock_top = tables.rules.stock_top or self.waste_pair
+        """stock-top-dig, and waste-pair-dig's stock card drawn onto the top: a stock card may take the top."""
         self._memo: dict[int, int] = {}
         """(pyramid, run, stock counts) packed in one int -> how many cards of the run can go."""
         self._under: dict[int, int] = {}
@@ -58,15 +68,16 @@ class Dig:
             if taken is None:
                 taken = self._stock_takes[stock] = self._takes(stock)
             dead &= ~taken
-        cut = (waste & dead).bit_length()
+        cut = 0 if self.waste_pair else (waste & dead).bit_length()
         run = waste >> cut << cut & -lowest  # nothing digs past a card no pyramid card can remove
         if not run:
             return 0
         if stock < 0:
             stock = self.tables.counts(talon >> drawn << drawn)
-        run = self._by_partners(pyramid, run, stock)
-        if not run:
-            return 0
+        if not self.waste_pair:
+            run = self._by_partners(pyramid, run, stock)
+            if not run:
+                return 0
         self._left = DIG_STATES
         try:
             depth = self._search(pyramid, run, stock)
@@ -193,6 +204,13 @@ class Dig:
                 got = 1 + search(pyramid, run ^ 1 << top, stock - partner)
                 if got > best:
                     best = got
+            if self.waste_pair and best < size:  # waste-pair-dig: with the card under it
+                rest = run ^ 1 << top
+                under = rest.bit_length() - 1
+                if rest and self.tables.talon_values[under] + value == 13:
+                    got = 2 + search(pyramid, rest ^ 1 << under, stock)
+                    if got > best:
+                        best = got
         if best < size:
             under_get = self._under.get
             lies_on = self._lies_on

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 
 from ..engine.moves import Move
 from ..engine.position import Position
-from .bounds import Heuristic
+from .bounds import MISSING, Heuristic
 from .budget import Budget
 from .lines import LineBuilder, step_move
 from .passes import FirstPass, PassCheck
@@ -132,9 +132,9 @@ class _AStar:
         self._seed()
         queue, pop, push = self.queue, heapq.heappop, heapq.heappush
         best_cost, passes, bound, strict = self.best_cost, self.passes, self.bound, self.strict
-        dominated, budget, relaxation = self.labels.dominated, self.budget, self.relaxation
+        budget, relaxation = self.budget, self.relaxation
         lazy, estimate = self.lazy, self.heuristic.estimate
-        label_lists, plain_walk = self.labels.lists, self.labels.plain_walk
+        label_lists, walk_mode = self.labels.lists, self.labels.mode
         while queue:
             priority, negative_cost, _, state, checked = pop(queue)
             cost = -negative_cost
@@ -144,11 +144,8 @@ class _AStar:
                 continue
             if not pyramid and not (strict and talon):
                 return _rebuild(self.position, key, self.parents, self.start_kings, self.first_pass)
-            if plain_walk:  # label-dominance, strictly, inline (Labels.dominated)
-                entries = label_lists[pyramid | talon << 28]
-                if len(entries) > 1 and _strictly_dominated(entries, talon, cost, recycles, drawn):
-                    continue
-            elif dominated(pyramid, talon, cost, recycles, drawn, strictly=True):
+            entries = label_lists[pyramid | talon << 28]  # label-dominance, strictly: another label is cheaper
+            if len(entries) > 1 and dominated(entries, talon, cost, recycles, drawn, walk_mode, True):
                 continue
             if lazy and not checked:  # queued with the removals bound only: the whole bound now
                 remaining = estimate(pyramid, talon, drawn, recycles, counts)
@@ -178,10 +175,11 @@ class _AStar:
         tables, bound, queue, push = self.tables, self.bound, self.queue, heapq.heappush
         units = tables.talon_units
         labels, best_cost, parents = self.labels, self.best_cost, self.parents
-        label_lists, dominated, plain_walk = labels.lists, labels.dominated, labels.plain_walk
+        label_lists, walk_mode = labels.lists, labels.mode
         settled_get, settle = self._settled.get, self._settle
         lazy = self.lazy
         estimate = self.heuristic.removals if lazy else self.heuristic.estimate
+        removals_get = self.heuristic.removals_memo.get
         pyramid, talon, drawn, recycles, counts = state
         if self.plain:
             edges: Iterator = _plain_edges(tables, pyramid, talon, drawn, recycles, self.kings_rule)
@@ -196,38 +194,19 @@ class _AStar:
             child_cost = cost + walk + 1 + len(kings)
             label_key = child_pyramid | after_talon << 28
             entries = label_lists.get(label_key)
-            if entries is not None:
-                if plain_walk:  # label-dominance inline (draw-1, limited recycles): Labels.walk's count
-                    below = after_talon & ((1 << after_drawn) - 1)
-                    for other_cost, other_recycles, other_drawn in entries:
-                        if other_cost > child_cost:
-                            continue
-                        if other_recycles == after_recycles:
-                            if other_drawn > after_drawn:
-                                continue
-                            walked = (below >> other_drawn).bit_count()
-                        elif other_recycles > after_recycles:
-                            continue
-                        else:
-                            passes = after_recycles - other_recycles
-                            walked = ((after_talon >> other_drawn).bit_count() + passes
-                                      + (passes - 1) * after_talon.bit_count() + below.bit_count())
-                        if other_cost + walked <= child_cost:
-                            break
-                    else:
-                        entries = None
-                    if entries is not None:
-                        continue
-                elif dominated(child_pyramid, after_talon, child_cost, after_recycles, after_drawn):
-                    continue
+            if entries is not None and dominated(entries, after_talon, child_cost, after_recycles, after_drawn,
+                                                 walk_mode, False):
+                continue
             child_counts = counts
             rest = step[1]
             while rest:
                 low = rest & -rest
                 child_counts -= units[low.bit_length() - 1]
                 rest ^= low
-            if lazy:
-                remaining = estimate(child_pyramid, child_counts)
+            if lazy:  # Heuristic.removals, its memo read inline
+                remaining = removals_get(child_pyramid | child_counts << 28, MISSING)
+                if remaining is MISSING:
+                    remaining = estimate(child_pyramid, child_counts)
             else:
                 remaining = estimate(child_pyramid, after_talon, after_drawn, after_recycles, child_counts)
             if remaining is None:
@@ -255,70 +234,55 @@ class _AStar:
         return settled
 
 
-class Labels:
-    """Per (pyramid, talon), the (cost, recycles, drawn) already reached (dominance label-dominance).
+WALK_LIMITED, WALK_UNLIMITED, WALK_EXACT = 0, 1, 2
+"""How the walk goes from one pointer to another (:func:`dominated`): draw-1 with limited recycles, draw-1
+with unlimited recycles, ``draw-3`` (only equal pointers compare: draws group cards)."""
 
-    From a position the draw/recycle walk reaches the same cards at any later pointer, so a
-    label (g, r, d) dominates (g', r', d') when g plus the walk's actions from (r, d) to (r', d')
-    is at most g'.
-    """
+
+class Labels:
+    """Per (pyramid, talon), the (cost, recycles, drawn) already reached (label-dominance, :func:`dominated`)."""
 
     def __init__(self, limit: int | None, draw_count: int) -> None:
-        self.unlimited = limit is None
-        self.exact = draw_count != 1  # draw-3 groups cards: only equal pointers compare
-        self.plain_walk = not self.unlimited and not self.exact
-        """Draw-1 with limited recycles: the A*'s loop counts the walk inline."""
+        self.mode = WALK_EXACT if draw_count != 1 else WALK_UNLIMITED if limit is None else WALK_LIMITED
         self.lists: dict[int, list[tuple[int, int, int]]] = {}
         """Per ``pyramid | talon << 28``, the labels added."""
-
-    def walk(self, talon: int, recycles: int, drawn: int, to_recycles: int, to_drawn: int) -> int | None:
-        """Actions of the walk from one pointer to a later one (``None``: not reachable by walking)."""
-        if self.exact:
-            return 0 if (recycles, drawn) == (to_recycles, to_drawn) else None
-        below_target = talon & ((1 << to_drawn) - 1)
-        if self.unlimited:
-            if to_drawn >= drawn:
-                return (below_target >> drawn).bit_count()
-            return (talon >> drawn).bit_count() + 1 + below_target.bit_count()
-        if (recycles, drawn) > (to_recycles, to_drawn):
-            return None
-        if recycles == to_recycles:
-            return (below_target >> drawn).bit_count()
-        passes = to_recycles - recycles
-        return (talon >> drawn).bit_count() + passes + (passes - 1) * talon.bit_count() + below_target.bit_count()
-
-    def dominated(self, pyramid: int, talon: int, cost: int, recycles: int, drawn: int, strictly: bool = False) -> bool:
-        for other_cost, other_recycles, other_drawn in self.lists.get(pyramid | talon << 28, ()):
-            if other_cost > cost:
-                continue
-            walk = self.walk(talon, other_recycles, other_drawn, recycles, drawn)
-            if walk is None:
-                continue
-            if other_cost + walk < cost or (not strictly and other_cost + walk == cost):
-                return True
-        return False
 
     def add(self, pyramid: int, talon: int, cost: int, recycles: int, drawn: int) -> None:
         self.lists.setdefault(pyramid | talon << 28, []).append((cost, recycles, drawn))
 
 
-def _strictly_dominated(entries: list[tuple[int, int, int]], talon: int, cost: int, recycles: int,
-                        drawn: int) -> bool:
-    """:meth:`Labels.dominated` with ``strictly`` under draw-1 and limited recycles."""
+def dominated(entries: list[tuple[int, int, int]], talon: int, cost: int, recycles: int, drawn: int, mode: int,
+              strictly: bool) -> bool:
+    """label-dominance: whether a label (g, r, d) of ``entries`` (those of one (pyramid, talon)) reaches the
+    pointer (``recycles``, ``drawn``) by walking for at most ``cost`` in all (``strictly``: for less).
+
+    From a position the draw/recycle walk reaches the same cards at any later pointer, so the label
+    plus the walk's actions from (r, d) to the pointer is the cost of a line to this same node."""
     below = talon & ((1 << drawn) - 1)
     for other_cost, other_recycles, other_drawn in entries:
         if other_cost > cost:
             continue
-        if other_recycles == recycles:
-            if other_drawn > drawn:
+        if mode == WALK_LIMITED:
+            if other_recycles == recycles:
+                if other_drawn > drawn:
+                    continue
+                walked = (below >> other_drawn).bit_count()
+            elif other_recycles > recycles:
                 continue
-            walked = (below >> other_drawn).bit_count()
-        elif other_recycles > recycles:
+            else:
+                passes = recycles - other_recycles
+                walked = ((talon >> other_drawn).bit_count() + passes + (passes - 1) * talon.bit_count()
+                          + below.bit_count())
+        elif mode == WALK_UNLIMITED:
+            if drawn >= other_drawn:
+                walked = (below >> other_drawn).bit_count()
+            else:
+                walked = (talon >> other_drawn).bit_count() + 1 + below.bit_count()
+        elif other_drawn != drawn or other_recycles != recycles:
             continue
         else:
-            passes = recycles - other_recycles
-            walked = (talon >> other_drawn).bit_count() + passes + (passes - 1) * talon.bit_count() + below.bit_count()
-        if other_cost + walked < cost:
+            walked = 0
+        if other_cost + walked < cost or not strictly and other_cost + walked == cost:
             return True
     return False
 

@@ -75,7 +75,7 @@ FIRST_PASS_STATES = 200_000
 """Positions the start's "won by pass k?" questions may search (first-winning-pass)."""
 
 
-FIRST_PASS_STATES_F2 = 150_000
+NEXT_PASS_STARTS_STATES = 150_000
 """Positions next-pass-starts may visit in the start's pass before the A* takes that pass itself."""
 
 
@@ -122,7 +122,7 @@ class FirstPass:
         is_source = {root}
         sources = {}
         stack = [(pyramid, talon, drawn, counts, 0, root)]
-        left = FIRST_PASS_STATES_F2
+        left = NEXT_PASS_STARTS_STATES
         while stack:
             pyramid, talon, drawn, counts, removals, key = stack.pop()
             if earliest[key] < drawn:

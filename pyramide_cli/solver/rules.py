@@ -61,6 +61,8 @@ class SearchRule(Enum):
     """Stock-top: the stock cards a line must pass, and the pyramid cards they can take."""
     STOCK_TOP_DIG = "stock-top-dig"
     """Stock-top: the dig may also remove the waste top with a stock card."""
+    WASTE_PAIR_DIG = "waste-pair-dig"
+    """Waste-pair: the dig may also remove the waste top with the card under it or a stock card."""
     PASSED_BY_VALUE_PAIR = "passed-by-value-pair"
     """Stock-top: the passed-stock count taken per value pair."""
     PASS_CHECK = "pass-check"

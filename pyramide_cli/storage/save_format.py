@@ -30,53 +30,114 @@ and its ``status`` is checked against that rule; the game is then reported by to
 format-1 game stuck at a dead position reads as ``lost``/``dead``.  It is written back as format 2
 only when its history is also valid by today's rule (see :class:`SavedGame`).
 
-Unknown keys are errors; files of a newer format are refused; older formats are migrated by
-:data:`MIGRATIONS`.  YAML is read with a safe loader only, and duplicate keys are errors (plain
-PyYAML would silently keep the last one).
+The keys are :data:`FIELDS`, a table: each key's kind of value (:mod:`.save_fields`: how it is read
+and written, and the words of its errors), whether a file must have it or what its absence means,
+and the format version that brought it; reading and writing both follow the table.  Unknown keys
+are errors; files of a newer format are refused; older formats are migrated by :data:`MIGRATIONS`.
+YAML is read with a safe loader only, and duplicate keys are errors (plain PyYAML would silently
+keep the last one).
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from enum import Enum
-from typing import Any, TypeVar
+from typing import Any
 
 from ..engine.cards import Card, parse_card
 from ..engine.deal import Deal
-from ..engine.errors import CardError, DealCodeError, MoveSyntaxError, RulesError, quoted
+from ..engine.errors import CardError, DealCodeError
 from ..engine.game import Game, HistoryWalk
 from ..engine.level import Level
 from ..engine.moves import Move
 from ..engine.position import Outcome, Termination
-from ..engine.rules import Rules
 from ..engine.text import message_of, plural, text
 from ..versions import SAVE_FORMAT_VERSION
 from . import format_1
+from .save_fields import (
+    Date, Flag, FormatVersion, Kind, MoveList, OneOf, Parsed, RulesOfDeal, Seconds, WholeNumber, kind_of,
+)
 from .strict_yaml import YAML_WIDTH, SaveFileError, dump_yaml, leading_comments, load_yaml
 
 FORMAT_KEY = "pyramide-save"
 FORMAT_VERSION = SAVE_FORMAT_VERSION
 LAYOUT_KEY = "pyramide-layout"
-EnumType = TypeVar("EnumType", bound=Enum)
-REQUIRED_KEYS = (FORMAT_KEY, "deal", "status", "score", "moves", "history")
-KNOWN_KEYS = (
-    FORMAT_KEY, "deal", "rules", "status", "termination", "score", "moves", "time_played", "hints", "selected",
-    "assist", "level", "daily", "history",
-)
-FORMAT_2_KEYS = ("termination", "hints")
-"""Keys a format-1 file cannot have."""
 HEADER = (
     "# Pyramide save file: `pyramide play FILE` to go on, `pyramide replay FILE` to check it.\n"
     "# The deal code and the history decide the game; score, moves and status must agree with them.\n"
 )
+MAX_COUNT = 10**15
+"""The largest count a save may hold (``hints``): far beyond any game, and a counted hint more still
+fits the statistics database's 64-bit integers."""
+MAX_HISTORY = 100_000
+"""The most actions a save's history holds: a file at this ceiling loads, replays and is rewritten
+in about a second; a longer history is refused on reading (exit 4) and never written (exit 5)."""
 
+
+# -- the fields ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Field:
+    """One key of the format: the kind of its value, whether a file must have it (else what its
+    absence means), the format version that brought it, and the :class:`SaveData` attribute it fills."""
+
+    key: str
+    kind: Kind
+    required: bool = False
+    default: object = None
+    since: int = 1
+    null: bool = False
+    """A null value is allowed and reads as ``None`` (else a null is checked like any other value)."""
+    omitted_when_null: bool = False
+    """Written only when set (else ``None`` is written as ``null``)."""
+    attribute: str = ""
+    """The :class:`SaveData` attribute, when it is not the key."""
+
+    @property
+    def name(self) -> str:
+        """The :class:`SaveData` attribute the field fills."""
+        return self.attribute or self.key
+
+
+FIELDS: tuple[Field, ...] = (
+    Field(FORMAT_KEY, FormatVersion(), required=True, attribute="format"),
+    Field("deal", Parsed(Deal.from_code, DealCodeError, text("a deal code such as PY1-N-AAAAAAS")), required=True),
+    Field("rules", RulesOfDeal()),  # absent: the deal's rules
+    Field("status", OneOf(Outcome), required=True),
+    Field("termination", OneOf(Termination, null=text("null (still playing)")), since=2, null=True),
+    Field("score", WholeNumber(), required=True),
+    Field("moves", WholeNumber(), required=True),
+    Field("time_played", Seconds(text("{source}: time_played: expected seconds (a number 0 or more), found {value}")),
+          default=0.0),
+    Field("hints", WholeNumber(MAX_COUNT, text("{source}: hints: {value} is more than the {most:,} a save can count")),
+          default=0, since=2),
+    Field("selected", Parsed(parse_card, CardError, text("a card name or null")), null=True),
+    Field("assist", Flag(text("{source}: assist: expected true or false, found {value}")), default=True),
+    Field("level", OneOf(Level), null=True, omitted_when_null=True),
+    Field("daily", Date(text("{source}: daily: expected a date YYYY-MM-DD, found {value}")), null=True,
+          omitted_when_null=True),
+    Field("history", MoveList(), required=True),  # always the last key (see history_yaml)
+)
+"""The format: its keys in the order a file has them."""
+FIELD = {entry.key: entry for entry in FIELDS}
+CHECK_ORDER = ("deal", "rules", "history", "status", "termination", "hints", "time_played", "selected", "assist",
+               "level", "daily", "score", "moves")
+"""The order :func:`parse_save` checks the fields in: a file wrong in several is refused for the first of
+them in this order.  The rules come after the deal, which they must agree with; the format version is
+read first of all, by :func:`migrate`."""
+KNOWN_KEYS = tuple(entry.key for entry in FIELDS)
+REQUIRED_KEYS = tuple(entry.key for entry in FIELDS if entry.required)
+
+
+def keys_since(version: int) -> tuple[str, ...]:
+    """The keys format ``version`` brought (a file of an older format cannot have them)."""
+    return tuple(entry.key for entry in FIELDS if entry.since == version)
+
+
+# -- the migrations ------------------------------------------------------------------------------
 def _from_format_1(document: dict[str, Any]) -> dict[str, Any]:
     """Format 1 → 2: the keys are the same (``termination`` and ``hints`` are optional); what
     changes is the end rule the history is replayed by, which :func:`parse_save` remembers."""
-    for key in FORMAT_2_KEYS:
+    for key in keys_since(2):
         if key in document:
             raise SaveFileError(text("{key}: a format-1 save has no {key!r} key (write pyramide-save: 2)", key=key),
                                 key)
@@ -86,12 +147,26 @@ def _from_format_1(document: dict[str, Any]) -> dict[str, Any]:
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_format_1}
 """``MIGRATIONS[v]`` turns a format-``v`` document into a format-``v+1`` one."""
 
-MAX_COUNT = 10**15
-"""The largest count a save may hold (``hints``): far beyond any game, and a counted hint more still
-fits the statistics database's 64-bit integers."""
-MAX_HISTORY = 100_000
-"""The most actions a save's history holds: a file at this ceiling loads, replays and is rewritten
-in about a second; a longer history is refused on reading (exit 4) and never written (exit 5)."""
+
+def migrate(document: dict[str, Any], source: str) -> dict[str, Any]:
+    """Bring a document of an older format up to :data:`FORMAT_VERSION`; refuse newer ones."""
+    version = FIELD[FORMAT_KEY].kind.read(document[FORMAT_KEY], FORMAT_KEY, source, document)
+    if version > FORMAT_VERSION:
+        raise SaveFileError(text(
+            "{source}: written in save format {version} by a newer pyramide; this one reads format "
+            "{known} and older: upgrade pyramide", source=source, version=version, known=FORMAT_VERSION), FORMAT_KEY)
+    while version < FORMAT_VERSION:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise SaveFileError(text("{source}: unknown save format {version} (known: 1 to {known})", source=source,
+                                     version=version, known=FORMAT_VERSION), FORMAT_KEY)
+        try:
+            document = step(document)
+        except SaveFileError as error:
+            raise SaveFileError(text("{source}: {reason}", source=source, reason=message_of(error)),
+                                error.field) from None
+        version = document[FORMAT_KEY]
+    return document
 
 
 # -- the document ------------------------------------------------------------------------------
@@ -196,31 +271,14 @@ class SaveData:
         )
 
     def to_text(self) -> str:
-        """The file's text: the header comments, then the keys in the documented order."""
-        document: dict[str, Any] = {
-            FORMAT_KEY: self.format,
-            "deal": self.deal,
-            "rules": self.rules,
-            "status": self.status.value,
-        }
-        if self.format >= 2:
-            document["termination"] = None if self.termination is None else self.termination.value
-        document.update({
-            "score": self.score,
-            "moves": self.moves,
-            "time_played": float(self.time_played),  # as read, or a rounded sum (from_game): never rounded again
-        })
-        if self.format >= 2:
-            document["hints"] = self.hints
-        document.update({
-            "selected": None if self.selected is None else str(self.selected),
-            "assist": self.assist,
-        })
-        if self.level is not None:
-            document["level"] = self.level.value
-        if self.daily is not None:
-            document["daily"] = self.daily
-        return self.header + dump_yaml(document, block=True) + history_yaml(self.history)  # history: the last key
+        """The file's text: the header comments, then the keys of this data's format in :data:`FIELDS`' order."""
+        document: dict[str, Any] = {}
+        for entry in FIELDS[:-1]:  # the history is written last, by history_yaml
+            value = getattr(self, entry.name)
+            if self.format < entry.since or (value is None and entry.omitted_when_null):
+                continue
+            document[entry.key] = None if value is None else entry.kind.write(value)
+        return self.header + dump_yaml(document, block=True) + history_yaml(self.history)
 
     def deal_object(self) -> Deal:
         return Deal.from_code(self.deal)
@@ -241,7 +299,7 @@ def parse_save(content: str, source: str | None = None) -> SaveData:
     document = load_yaml(content, source)
     if not isinstance(document, dict):
         raise SaveFileError(text("{source}: not a pyramide save file (expected a mapping of keys, found {kind})",
-                                 source=source, kind=_kind(document)))
+                                 source=source, kind=kind_of(document)))
     if FORMAT_KEY not in document:
         if LAYOUT_KEY in document:
             raise SaveFileError(text(
@@ -263,67 +321,9 @@ def _check_history_length(history: object, source: str) -> None:
                                  source=source, count=len(history), most=MAX_HISTORY), "history")
 
 
-def migrate(document: dict[str, Any], source: str) -> dict[str, Any]:
-    """Bring a document of an older format up to :data:`FORMAT_VERSION`; refuse newer ones."""
-    version = document[FORMAT_KEY]
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise SaveFileError(text("{source}: {key}: the format version must be a whole number, not {value}",
-                                 source=source, key=FORMAT_KEY, value=quoted(version)), FORMAT_KEY)
-    if version > FORMAT_VERSION:
-        raise SaveFileError(text(
-            "{source}: written in save format {version} by a newer pyramide; this one reads format "
-            "{known} and older: upgrade pyramide", source=source, version=version, known=FORMAT_VERSION), FORMAT_KEY)
-    while version < FORMAT_VERSION:
-        step = MIGRATIONS.get(version)
-        if step is None:
-            raise SaveFileError(text("{source}: unknown save format {version} (known: 1 to {known})", source=source,
-                                     version=version, known=FORMAT_VERSION), FORMAT_KEY)
-        try:
-            document = step(document)
-        except SaveFileError as error:
-            raise SaveFileError(text("{source}: {reason}", source=source, reason=message_of(error)),
-                                error.field) from None
-        version = document[FORMAT_KEY]
-    return document
-
-
-def _kind(value: object) -> str:
-    """What a YAML value is, for a message: ``a list``, ``text``, ``a number``, ``nothing`` (else its type)."""
-    kind = type(value)
-    if kind is list:
-        return text("a list")
-    if kind is str:
-        return text("text")
-    if kind in (int, float):
-        return text("a number")
-    if value is None:
-        return text("nothing")
-    return kind.__name__
-
-
-def _whole_number(document: dict[str, Any], key: str, source: str) -> int:
-    value = document[key]
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise SaveFileError(text("{source}: {key}: expected a whole number 0 or more, found {value}", source=source,
-                                 key=key, value=quoted(value)), key)
-    return value
-
-
-def _parsed_text(value: object, key: str, source: str, parse: Callable[[str], Any],
-                 errors: type[Exception], expected: str) -> Any:
-    """``parse(value)`` for a text field; a :class:`SaveFileError` naming ``key`` otherwise."""
-    if not isinstance(value, str):
-        raise SaveFileError(text("{source}: {key}: expected {expected}, found {value}", source=source, key=key,
-                                 expected=expected, value=quoted(value)), key)
-    try:
-        return parse(value)
-    except errors as error:
-        raise SaveFileError(text("{source}: {key}: {reason}", source=source, key=key, reason=message_of(error)),
-                            key) from None
-
-
 def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
-    unknown = [str(key) for key in document if key not in KNOWN_KEYS]
+    """The data of a document in today's format, each field read by its kind (in :data:`CHECK_ORDER`)."""
+    unknown = [str(key) for key in document if key not in FIELD]
     if unknown:
         raise SaveFileError(plural(
             "{source}: unknown key {keys} (a format-{format} save has {known})",
@@ -333,96 +333,16 @@ def _validated(document: dict[str, Any], source: str, header: str) -> SaveData:
     if missing:
         raise SaveFileError(plural("{source}: missing key {keys}", "{source}: missing keys {keys}", len(missing),
                                    source=source, keys=", ".join(map(repr, missing))), missing[0])
-
-    deal = _parsed_text(document["deal"], "deal", source, Deal.from_code, DealCodeError,
-                        text("a deal code such as PY1-N-AAAAAAS"))
-    rules_text = document.get("rules", deal.rules.name)
-    rules = _parsed_text(rules_text, "rules", source, Rules.parse, RulesError, text("rules such as N or T+strict"))
-    if rules != deal.rules:
-        raise SaveFileError(text(
-            "{source}: rules: the file says {rules} but deal {code} is played under "
-            "{code_rules!r} (the code decides; fix or remove the rules line)", source=source,
-            rules=quoted(rules_text), code=deal.code, code_rules=deal.rules.name), "rules")
-
-    history_value = document["history"]
-    if history_value is None:
-        history_value = []
-    if not isinstance(history_value, list):
-        raise SaveFileError(text("{source}: history: expected a list of moves such as [KD, 10C+3S, draw], found {kind}",
-                                 source=source, kind=_kind(history_value)), "history")
-    history = []
-    for number, entry in enumerate(history_value, start=1):
-        if not isinstance(entry, str):
-            raise SaveFileError(text("{source}: history: action {number} is {entry}, not a move", source=source,
-                                     number=number, entry=quoted(entry)), "history")
-        try:
-            history.append(Move.parse(entry))
-        except MoveSyntaxError as error:
-            raise SaveFileError(text("{source}: history: action {number}: {reason}", source=source, number=number,
-                                     reason=message_of(error)), "history") from None
-
-    status = _enum_value(document["status"], Outcome, "status", source)
-    termination_value = document.get("termination")
-    termination = None if termination_value is None else _enum_value(
-        termination_value, Termination, "termination", source, null_meaning=text("null (still playing)"))
-    hints = _whole_number(document, "hints", source) if "hints" in document else 0
-    if hints > MAX_COUNT:
-        raise SaveFileError(text("{source}: hints: {value} is more than the {most:,} a save can count", source=source,
-                                 value=quoted(hints), most=MAX_COUNT), "hints")
-
-    time_played = document.get("time_played", 0.0)
-    if (isinstance(time_played, bool) or not isinstance(time_played, (int, float))
-            or not math.isfinite(time_played) or time_played < 0):
-        raise SaveFileError(text("{source}: time_played: expected seconds (a number 0 or more), found {value}",
-                                 source=source, value=quoted(time_played)), "time_played")
-
-    selected_value = document.get("selected")
-    selected = None if selected_value is None else _parsed_text(
-        selected_value, "selected", source, parse_card, CardError, text("a card name or null"))
-
-    assist = document.get("assist", True)
-    if not isinstance(assist, bool):
-        raise SaveFileError(text("{source}: assist: expected true or false, found {value}", source=source,
-                                 value=quoted(assist)), "assist")
-
-    level_value = document.get("level")
-    level = None if level_value is None else _enum_value(level_value, Level, "level", source)
-
-    daily = _daily_date(document.get("daily"), source)
-    return SaveData(
-        deal=deal.code, history=tuple(history), score=_whole_number(document, "score", source),
-        moves=_whole_number(document, "moves", source), status=status, rules=deal.rules.name,
-        time_played=float(time_played), selected=selected, assist=assist, level=level, daily=daily,
-        header=header, termination=termination, hints=hints, termination_given="termination" in document,
-    )
-
-
-def _enum_value(value: object, kind: type[EnumType], key: str, source: str,
-                null_meaning: str | None = None) -> EnumType:
-    """The member of ``kind`` whose value is ``value`` (exactly: no case folding, no numbers)."""
-    for member in kind:
-        if isinstance(value, str) and member.value == value:
-            return member
-    expected = ", ".join(member.value for member in kind)
-    if null_meaning is not None:
-        raise SaveFileError(text("{source}: {key}: expected {null} or one of {expected}, found {value}", source=source,
-                                 key=key, null=null_meaning, expected=expected, value=quoted(value)), key)
-    raise SaveFileError(text("{source}: {key}: expected one of {expected}, found {value}", source=source, key=key,
-                             expected=expected, value=quoted(value)), key)
-
-
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _daily_date(value: object, source: str) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, str) and _DATE.fullmatch(value):
-        import datetime
-
-        try:
-            return datetime.date.fromisoformat(value).isoformat()
-        except ValueError:
-            pass
-    raise SaveFileError(text("{source}: daily: expected a date YYYY-MM-DD, found {value}", source=source,
-                             value=quoted(value)), "daily")
+    read: dict[str, Any] = {}
+    for key in CHECK_ORDER:
+        entry = FIELD[key]
+        if key not in document:
+            read[key] = entry.default
+        elif document[key] is None and entry.null:
+            read[key] = None
+        else:
+            read[key] = entry.kind.read(document[key], key, source, read)
+    deal = read["deal"]
+    values = {FIELD[key].name: value for key, value in read.items()}
+    values.update(deal=deal.code, rules=deal.rules.name)  # the code decides
+    return SaveData(**values, header=header, termination_given="termination" in document)
