@@ -10,7 +10,7 @@ from pyramide_cli.engine.position import playable_cards
 from pyramide_cli.engine.taps import TapSession
 from pyramide_cli.engine.moves import Move, MoveKind
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import Limits, Verdict, solve
+from pyramide_cli.solver import Limits, Verdict, solve, solve_for_hint
 from reference_search import reference_search, small_position
 
 
@@ -59,6 +59,27 @@ def test_heuristic_hint_at_the_search_limit_says_so() -> None:
     hint = hint_for(game, Limits(max_states=5, timeout=None))
     assert hint.kind is HintKind.HEURISTIC and "rule of thumb" in hint.text
     assert hint.move in game.position.legal_moves
+
+
+def test_lost_stock_top_starts_get_their_hint_from_the_search_within_the_budget() -> None:
+    """Deal 1372 under ``T+stock-top`` is lost from its start, and its exact maxima take 513,987
+    positions, past the hint's budget: the hint still comes from the search, pointing at a line to
+    the most pyramid cards (24, the full solve's maximum)."""
+    game = Game(Deal.from_number(1372, Rules.parse("T+stock-top")))
+    hint = hint_for(game)
+    assert hint.kind is HintKind.BEST_LOSING and hint.max_pyramid_removed == 24
+    assert solve_for_hint(game.position.apply(hint.move)).max_pyramid_removed == 24
+
+
+def test_when_no_pyramid_card_can_come_off_the_hint_goes_for_the_most_cards_in_all() -> None:
+    """A lost position whose pyramid cards are all as far as they can go, but where talon pairs can
+    still take cards: the hint points at an action on the way to the most cards in all."""
+    position = small_position(51, Rules.parse("T+stock-top"), 51, slots=2, talon_size=8)
+    reference = reference_search(position)
+    assert not reference.winnable and reference.max_pyramid_removed == position.pyramid_removed
+    hint = hint_for(position)
+    assert hint.kind is HintKind.BEST_LOSING and hint.max_pyramid_removed == reference.max_pyramid_removed
+    assert reference_search(position.apply(hint.move)).max_removed == reference.max_removed
 
 
 def test_heuristic_prefers_kings_then_pyramid_pairs() -> None:

@@ -9,12 +9,14 @@ import pytest
 from pyramide_cli.engine.deal import Deal
 from pyramide_cli.engine.game import Game
 from pyramide_cli.engine.rules import Rules
-from pyramide_cli.solver import SearchOptions, SearchRule, Verdict, solve
+from pyramide_cli.solver import Limits, SearchOptions, SearchRule, Verdict, solve
 from pyramide_cli.solver.rules import SWITCHABLE
 from reference_search import reference_search, small_position
 
 RULE_SETS = {  # rule sets under which each rule is used
     SearchRule.PASS_START: "N+draw-3",
+    SearchRule.LOST_POINTERS: "N+draw-3",
+    SearchRule.UNREACHABLE_TALON: "O+draw-3",
     SearchRule.MULTISET_RELAXATION: "T",
     SearchRule.BURIED_WASTE: "E",
     SearchRule.LAST_PASS_SEGMENTS: "E",
@@ -48,7 +50,8 @@ def test_a_search_without_the_rule_gives_the_exhaustive_answers(rule: SearchRule
 
 
 @pytest.mark.parametrize(("rule", "number"), [(SearchRule.MULTISET_RELAXATION, 3), (SearchRule.BURIED_WASTE, 1),
-                                              (SearchRule.PASS_START, 2)])
+                                              (SearchRule.PASS_START, 2), (SearchRule.LOST_POINTERS, 2),
+                                              (SearchRule.UNREACHABLE_TALON, 4)])
 def test_the_rule_prunes_and_keeps_the_answer(rule: SearchRule, number: int) -> None:
     deal = Deal.from_number(number, Rules.parse(RULE_SETS[rule]))
     with_rule = solve(deal)
@@ -63,6 +66,20 @@ def test_the_rule_prunes_and_keeps_the_answer(rule: SearchRule, number: int) -> 
 def test_a_structural_rule_cannot_be_switched_off(rule: SearchRule) -> None:
     with pytest.raises(ValueError, match=rule.value):
         solve("PY1-T-AAAAAAB", options=SearchOptions(disabled=frozenset({rule})))
+
+
+@pytest.mark.parametrize(("rules_text", "number", "budget"), [
+    ("N+draw-3", 12, 6_000), ("N+draw-3", 78, 4_000), ("T+draw-3", 41, 150),
+])
+def test_draw_three_deals_are_decided_within_budgets_the_search_without_its_rules_exceeds(
+        rules_text: str, number: int, budget: int) -> None:
+    """A sample of ``bench/bench_budgets.py``: with lost-pointers and unreachable-talon these deals are
+    decided within ``budget`` positions, and without them the search needs more."""
+    deal = Deal.from_number(number, Rules.parse(rules_text))
+    limits = Limits(max_states=budget, timeout=None)
+    assert solve(deal, limits=limits).verdict is not Verdict.UNKNOWN
+    without = SearchOptions(disabled=frozenset({SearchRule.LOST_POINTERS, SearchRule.UNREACHABLE_TALON}))
+    assert solve(deal, limits=limits, options=without).verdict is Verdict.UNKNOWN
 
 
 def test_time_dominance_prunes_only_nodes_reached_no_earlier() -> None:

@@ -18,9 +18,10 @@ from pyramide_cli.engine.moves import Move
 from pyramide_cli.engine.position import Position
 from pyramide_cli.engine.rules import Rules
 from pyramide_cli.solver import (
-    DEFAULT_LIMITS, DEFAULT_MAX_STATES, Limit, Limits, SolveResult, Verdict, solve, uses_multiset_search,
+    DEFAULT_LIMITS, DEFAULT_MAX_STATES, Limit, Limits, SolveResult, Verdict, solve, solve_for_hint,
+    uses_multiset_search,
 )
-from reference_search import reference_search, small_position
+from reference_search import Reference, reference_search, small_position
 from rules_strategies import any_rules
 from sweeps import PARTWAY_SETS, partway, replays_to_win, sweep_partway, sweep_whole_deals
 
@@ -51,6 +52,22 @@ def check_against_reference(position: Position) -> None:
             for move in result.best_line:
                 end = end.apply(move)
             assert 28 - end.pyramid.bit_count() == reference.max_pyramid_removed
+    check_hint_search(position, reference)
+
+
+def check_hint_search(position: Position, reference: Reference) -> None:
+    """The hint's search (the pyramid objective): the same verdict, the most pyramid cards, and a
+    line that reaches them."""
+    hinted = solve_for_hint(position)
+    assert hinted.verdict is (Verdict.WINNABLE if reference.winnable else Verdict.UNWINNABLE)
+    if reference.winnable:
+        assert replays_to_win(position, hinted.solution)
+        return
+    assert hinted.max_pyramid_removed == reference.max_pyramid_removed
+    end = position
+    for move in hinted.best_line or ():
+        end = end.apply(move)
+    assert 28 - end.pyramid.bit_count() == reference.max_pyramid_removed
 
 
 TRACED_RULE_SETS = {"T+recycles=1+draw-3+strict", "N+draw-3+strict+cover-pair", "T+draw-3", "T+stock-top",

@@ -2,9 +2,11 @@
 
 :func:`hint_for` solves the game's current position within small limits and never changes the
 game.  When the position can still be won, the hint is the next action of a winning line; when it
-cannot, it says so and points at the action leading to the most pyramid cards removed; when the
-search reaches its limit, it falls back to the strategy tips of the sources (kings at once,
-pyramid pairs that uncover the most cards, the waste card, then the stock) and says so.
+cannot, it says so and points at the action leading to the most pyramid cards removed (the search
+maximises those alone, :func:`~pyramide_cli.solver.solve_for_hint`), or when none can come off any
+more at the one leading to the most cards in all; when the search reaches its limit, it falls back
+to the strategy tips of the sources (kings at once, pyramid pairs that uncover the most cards, the
+waste card, then the stock) and says so.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from ..engine.layout import free_slots
 from ..engine.moves import Move, MoveKind
 from ..engine.position import Position, Termination
 from ..engine.text import text
-from ..solver import Limits, Verdict, solve
+from ..solver import Limits, Verdict, solve, solve_for_hint
 
 HINT_LIMITS = Limits(max_states=300_000, timeout=None)
 """A hint searches at most 300,000 positions (a few seconds at most; never a clock, so the same hint
@@ -135,7 +137,14 @@ def hint_for(game: Game | Position, limits: Limits = HINT_LIMITS, *, selected: C
         reason = text("You resigned") if termination is Termination.RESIGNED else termination.message
         return Hint(HintKind.NONE, None, (), text("{reason}: start a new game.", reason=reason),
                     Verdict.UNWINNABLE, 28 - position.pyramid.bit_count())
-    result = solve(position, limits=limits)
+    result = solve_for_hint(position, limits=limits)
+    if result.verdict is Verdict.UNWINNABLE and not result.best_line and limits.max_states != result.states:
+        # No pyramid card can come off any more: the most cards in all, with what is left of the budget.
+        rest = None if limits.max_states is None else limits.max_states - result.states
+        clock = None if limits.timeout is None else max(limits.timeout - result.seconds, 1e-9)
+        in_all = solve(position, limits=Limits(max_states=rest, timeout=clock))
+        if in_all.verdict is Verdict.UNKNOWN or in_all.best_line:
+            result = in_all
     if result.verdict is Verdict.WINNABLE:
         move = result.solution[0]
         return Hint(HintKind.WINNING, move, taps_for(position, move, selected), text(

@@ -30,7 +30,7 @@ from .talon_search import Step, TalonSearch
 
 __all__ = [
     "DEFAULT_LIMITS", "DEFAULT_MAX_STATES", "Limit", "Limits", "SearchOptions", "SearchRule", "SolveResult",
-    "Verdict", "solve", "uses_multiset_search",
+    "Verdict", "solve", "solve_for_hint", "uses_multiset_search",
 ]
 
 
@@ -114,6 +114,20 @@ def solve(target: Game | Position | Deal | str, *, optimal: bool = False, limits
     the same, the positions grow).  Raises :class:`~pyramide_cli.engine.errors.DealCodeError` for a
     bad deal code, :class:`ValueError` for a rule that cannot be switched off.
     """
+    return _solve(target, optimal, limits, options, pyramid_only=False)
+
+
+def solve_for_hint(target: Game | Position | Deal | str, *, limits: Limits | None = None,
+                   options: SearchOptions = DEFAULT_OPTIONS) -> SolveResult:
+    """:func:`solve` as a hint asks it: the same verdicts and winning lines, and for a lost position the
+    most pyramid cards (``max_pyramid_removed``) and a line to them, with ``max_removed`` ``None``:
+    the cards in all are not maximised, so phase 2 cuts every node that cannot beat the pyramid
+    cards found (docs/solver.md, "pyramid objective")."""
+    return _solve(target, False, limits, options, pyramid_only=True)
+
+
+def _solve(target: Game | Position | Deal | str, optimal: bool, limits: Limits | None, options: SearchOptions,
+           pyramid_only: bool) -> SolveResult:
     options.check()
     position = _start_position(target)
     budget = Budget(DEFAULT_LIMITS if limits is None else limits)
@@ -125,7 +139,7 @@ def solve(target: Game | Position | Deal | str, *, optimal: bool = False, limits
         if uses_multiset_search(position.rules):
             result = _solve_multiset(position, tables, relaxation, budget)
         else:
-            result = _solve_talon(position, tables, relaxation, budget, options)
+            result = _solve_talon(position, tables, relaxation, budget, options, pyramid_only)
         if optimal and result.verdict is Verdict.WINNABLE:
             from .optimal import shortest_line
 
@@ -187,8 +201,9 @@ def _multiset_best_line(position: Position, tables: DealTables, relaxation: Rela
 
 
 def _solve_talon(position: Position, tables: DealTables, relaxation: Relaxation, budget: Budget,
-                 options: SearchOptions) -> SolveResult:
-    search = TalonSearch(tables, relaxation, budget, last_pass_cut=not position.rules.talon_pairs, options=options)
+                 options: SearchOptions, pyramid_only: bool = False) -> SolveResult:
+    search = TalonSearch(tables, relaxation, budget, last_pass_cut=not position.rules.talon_pairs, options=options,
+                         pyramid_only=pyramid_only)
     recycles = 0 if position.rules.recycle_limit is None else position.recycles
     counts = tables.counts(position.talon)
     if search.find_win(position.pyramid, position.talon, position.drawn, recycles, counts):
@@ -198,7 +213,8 @@ def _solve_talon(position: Position, tables: DealTables, relaxation: Relaxation,
     best_line = _partial_line(position, search.best_path, search.silent_kings)
     return SolveResult(
         Verdict.UNWINNABLE, None, budget.states, budget.seconds,
-        max_pyramid_removed=search.max_pyramid, max_removed=search.max_all, best_line=best_line,
+        max_pyramid_removed=search.max_pyramid, max_removed=None if pyramid_only else search.max_all,
+        best_line=best_line,
     )
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..engine import kernel
 
 from .budget import SearchCapped
+from .reach import unreachable_talon
 from .relaxation import KEY_SHIFT, Gains
 from .rules import SearchRule
 from .tables import Shape, total_count
@@ -83,8 +84,7 @@ class Maximiser:
             if search.memo[key] < time or key in done:
                 continue  # set aside again at an earlier time, which dominates
             done.add(key)
-            if self.bounds and not (bound_pyramid > search.max_pyramid or bound_all > search.max_all
-                                    or bound_pyramid == search.best[0] and bound_all > search.best[1]):
+            if self.bounds and not search.may_beat(bound_pyramid, bound_all):
                 continue  # the bound phase 1 found (no smaller than branch-and-bound's) cannot beat the best
             search.path = list(path)
             self._explore(pyramid, talon, drawn, recycles, counts)
@@ -123,11 +123,15 @@ class Maximiser:
             if search.segments is None:  # buried-waste alone: last_pass_gains, inline
                 if waste_cut:
                     counts -= tables.counts(talon ^ reach)
+                if search.unreachable_cut:
+                    counts -= tables.counts(self._hidden(pyramid, reach, drawn, recycles, shape) & reach)
                 gains = self._gains_bound(pyramid, counts, shape)
             else:
                 found, counts = search.last_pass_gains(pyramid, shape, talon, drawn, counts)
                 gains = found or (pyramid.bit_count(), pyramid.bit_count() + total_count(counts))
         else:
+            if search.unreachable_cut:
+                counts -= tables.counts(self._hidden(pyramid, talon, drawn, recycles, shape))
             position = pyramid | counts << KEY_SHIFT
             gains = self.gains.get(position)
             if gains is None:
@@ -161,6 +165,12 @@ class Maximiser:
                           52 - pyramid.bit_count() - talon.bit_count() + (stock & tables.talon_kings).bit_count())
         return room is None or gains[1] >= room
 
+    def _hidden(self, pyramid: int, talon: int, drawn: int, recycles: int, shape: Shape | None) -> int:
+        """Unreachable-talon's cards at a node (those that could leave, had a draw brought them up)."""
+        search = self.search
+        dead = (shape or search.tables.shape(pyramid)).dead_talon
+        return unreachable_talon(talon, drawn, dead, search.limit is None or recycles < search.limit) & ~dead
+
     def _room(self, bound_pyramid: int, off: int) -> int | None:
         """Branch-and-bound's test, given a node's bound on the pyramid cards and the cards already off (or counted
         as such): ``None`` when its pyramid cards may beat the best found, else what its cards still
@@ -168,6 +178,8 @@ class Maximiser:
         search = self.search
         if bound_pyramid > search.max_pyramid:
             return None
+        if search.pyramid_only:
+            return 53  # more than any count of cards: only more pyramid cards count
         return (search.best[1] if bound_pyramid == search.best[0] else search.max_all) + 1 - off
 
     def _explore(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, root: bool = True) -> None:

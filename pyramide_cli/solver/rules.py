@@ -24,12 +24,16 @@ class SearchRule(Enum):
     """Draw-3: a (pyramid, talon, pointer) searched with fewer recycles dominates more."""
     PASS_START = "pass-start"
     """Draw-3, unlimited recycles: a pointer the pass from its start walks through shares the start's key."""
+    LOST_POINTERS = "lost-pointers"
+    """Draw-3: the pointers the draws from a lost node reach (this pass, the next) are lost at their time."""
     PYRAMID_KINGS = "pyramid-kings"
     """Free pyramid kings are removed at once."""
     TALON_KINGS_AT_TOP = "talon-kings-at-top"
     """Draw-1: a talon king is removed the moment it reaches the waste top."""
     MULTISET_RELAXATION = "multiset-relaxation"
     """A node whose multiset game (talon order forgotten) cannot win is cut (phase 1)."""
+    UNREACHABLE_TALON = "unreachable-talon"
+    """Draw-3, no talon pairs: the talon cards no draw can bring to the top again leave the multiset game."""
     BURIED_WASTE = "buried-waste"
     """Last pass, no talon pairs: the waste under a card nothing can remove is out of reach."""
     LAST_PASS_SEGMENTS = "last-pass-segments"
@@ -72,7 +76,8 @@ class SearchRule(Enum):
 
 
 SWITCHABLE = frozenset({
-    SearchRule.PASS_START, SearchRule.MULTISET_RELAXATION, SearchRule.BURIED_WASTE,
+    SearchRule.PASS_START, SearchRule.LOST_POINTERS, SearchRule.MULTISET_RELAXATION, SearchRule.UNREACHABLE_TALON,
+    SearchRule.BURIED_WASTE,
     SearchRule.LAST_PASS_SEGMENTS, SearchRule.WASTE_STACK, SearchRule.BRANCH_AND_BOUND, SearchRule.TALON_ORDER,
     SearchRule.PROBE, SearchRule.TALON_SET,
 })

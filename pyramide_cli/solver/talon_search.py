@@ -19,6 +19,7 @@ from .budget import Budget, SearchCapped
 from .maximise import PASS_SHIFT, TALON_KEY_SHIFT, Maximiser, Step
 from .relaxation import KEY_SHIFT, Gains, Relaxation
 from .rules import DEFAULT_OPTIONS, SearchOptions, SearchRule
+from .reach import unreachable_talon
 from .segments import LastPassSegments
 from .tables import DealTables, Shape
 from .waste_stack import WasteStack
@@ -33,17 +34,20 @@ class TalonSearch:
 
     def __init__(self, tables: DealTables, relaxation: Relaxation, budget: Budget,
                  recycle_limit: int | None = None, last_pass_cut: bool = False,
-                 options: SearchOptions = DEFAULT_OPTIONS) -> None:
+                 options: SearchOptions = DEFAULT_OPTIONS, pyramid_only: bool = False) -> None:
         """``recycle_limit``: search only wins using at most that many recycles (limited rules only;
         ``None``: the rules' own limit).  ``last_pass_cut``: in the last allowed pass, also cut
         positions whose reachable talon cannot win the multiset game (buried-waste, and after it
-        last-pass-segments or waste-stack; no talon pairs only).  ``options``: the rules switched off."""
+        last-pass-segments or waste-stack; no talon pairs only).  ``options``: the rules switched off.
+        ``pyramid_only``: phase 2 looks for the most pyramid cards alone (the hint's objective): its
+        cards in all are those of a line to them, not the most."""
         rules = tables.rules
         uses = options.check().uses
         self.tables = tables
         self.relaxation = relaxation
         self.budget = budget
         self.options = options
+        self.pyramid_only = pyramid_only
         self.limit = rules.recycle_limit if recycle_limit is None else recycle_limit
         self.last_pass_cut = last_pass_cut and uses(SearchRule.BURIED_WASTE)
         self.relaxation_cuts = uses(SearchRule.MULTISET_RELAXATION)
@@ -63,6 +67,12 @@ class TalonSearch:
         """``(search, pyramid, talon, drawn, recycles)`` → (transposition key, the node's time): a later
         time on the same key is dominated (time-dominance, recycle-dominance); a plain function."""
         self.marks_pass_start = self.key_of is _pass_start_key
+        self.unreachable_cut = (rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top
+                                and uses(SearchRule.UNREACHABLE_TALON))
+        """Unreachable-talon (draw-3 without talon pairs): talon cards no draw can bring up are left out."""
+        self.lost_pointers = rules.draw_count > 1 and self.key_of is not _draw_three_key_untimed and uses(
+            SearchRule.LOST_POINTERS)
+        """Lost-pointers (draw-3): the pointers a lost node's pass draws to are lost too, at its time."""
         self.strict = rules.strict
         self.stock_top = rules.stock_top
         self.waste_pair = rules.waste_pair
@@ -262,8 +272,39 @@ class TalonSearch:
             raise
         if self.marks_pass_start and key >> TALON_KEY_SHIFT:
             memo.setdefault(key & ~(-1 << TALON_KEY_SHIFT), 0)  # pass-start: its pass's start is reached from it
+        if self.lost_pointers and (key >> TALON_KEY_SHIFT or not self.marks_pass_start):
+            self._mark_walk_lost(key & ((1 << TALON_KEY_SHIFT) - 1), talon, drawn, time)
         del path[base:]
         return False
+
+    def _mark_walk_lost(self, key: int, talon: int, drawn: int, time: int) -> None:
+        """Lost-pointers: every pointer the draws from a lost node reach is lost at the time they reach it
+        (its walk is the rest of this one): this pass's, and under limited recycles the next pass's
+        from its start.  ``key``: the node's key without its pointer."""
+        memo = self.memo
+        step = self.draw_count
+        timed = not self.marks_pass_start
+        while True:
+            stock = talon >> drawn << drawn
+            while True:
+                for _ in range(step):
+                    top = stock & -stock
+                    stock ^= top
+                if not stock:
+                    break  # the whole talon on the waste (unlimited recycles: the pass start's key, marked already)
+                walked = key | top.bit_length() << TALON_KEY_SHIFT
+                failed = memo.get(walked)
+                if failed is None or time < failed:
+                    memo[walked] = time
+            if not timed or time >= self.limit or not drawn and not talon:
+                return
+            time += 1  # the recycle: the next pass from its start
+            drawn = 0
+            failed = memo.get(key)
+            if failed is None or time < failed:
+                memo[key] = time
+            else:
+                return  # that pass was marked (or searched) at this time or an earlier one
 
     def _a_child_wins(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int, shape: Shape) -> bool:
         """Whether some child wins (its steps then stay on :attr:`path`)."""
@@ -292,11 +333,23 @@ class TalonSearch:
                 gains = None if relaxation.pairs_last else relaxation.losses.get(relaxed_key)
                 if gains is None:
                     gains = relaxation.search(pyramid, counts)
+        if gains is None and self.unreachable_cut:
+            gains = self.unreachable_gains(pyramid, talon, drawn, recycles, counts, shape)
         if gains is None and self.last_pass_cut and recycles == self.limit:
             if self.segments is None:
                 return self._buried_waste_gains(pyramid, talon, drawn, counts, shape)
             return self.last_pass_gains(pyramid, shape, talon, drawn, counts, True)[0]
         return gains
+
+    def unreachable_gains(self, pyramid: int, talon: int, drawn: int, recycles: int, counts: int,
+                          shape: Shape) -> Gains | None:
+        """Unreachable-talon: the multiset game without the talon cards no draw can bring to the top
+        again (``None``: there are none, or it can still clear the pyramid)."""
+        dead = shape.dead_talon
+        hidden = unreachable_talon(talon, drawn, dead, self.limit is None or recycles < self.limit) & ~dead
+        if not hidden:
+            return None
+        return self.relaxation.search(pyramid, counts - self.tables.counts(hidden))
 
     def _buried_waste_gains(self, pyramid: int, talon: int, drawn: int, counts: int, shape: Shape) -> Gains | None:
         """Buried-waste without segments (:meth:`last_pass_gains`, inline): the multiset game on the
@@ -326,10 +379,18 @@ class TalonSearch:
         left = pyramid.bit_count()
         bound_pyramid = 28 - left + gains[0]
         bound_all = 52 - left - talon.bit_count() + gains[1] + (talon & self.tables.talon_kings).bit_count()
-        if (not self.bounds or bound_pyramid > self.max_pyramid or bound_all > self.max_all
-                or bound_pyramid == self.best[0] and bound_all > self.best[1]):
+        if not self.bounds or self.may_beat(bound_pyramid, bound_all):
             self.deferred.append((pyramid, talon, drawn, recycles, counts, tuple(self.path), bound_pyramid,
                                   bound_all))
+
+    def may_beat(self, bound_pyramid: int, bound_all: int) -> bool:
+        """Whether bounds on a node's pyramid cards and cards in all may beat the best found
+        (branch-and-bound; under ``pyramid_only`` only more pyramid cards do)."""
+        if bound_pyramid > self.max_pyramid:
+            return True
+        if self.pyramid_only:
+            return False
+        return bound_all > self.max_all or bound_pyramid == self.best[0] and bound_all > self.best[1]
 
     def last_pass_gains(self, pyramid: int, shape: Shape, talon: int, drawn: int,
                         counts: int, relaxed_win: bool = False) -> tuple[Gains | None, int]:
