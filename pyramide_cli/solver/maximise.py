@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from ..engine import kernel
 
 from .budget import SearchCapped
-from .reach import unreachable_talon
 from .relaxation import KEY_SHIFT, Gains
 from .rules import SearchRule
 from .tables import Shape, total_count
@@ -124,14 +123,15 @@ class Maximiser:
                 if waste_cut:
                     counts -= tables.counts(talon ^ reach)
                 if search.unreachable_cut:
-                    counts -= tables.counts(self._hidden(pyramid, reach, drawn, recycles, shape) & reach)
+                    counts -= tables.counts(search.unreachable_cards(reach, drawn, recycles, shape) & reach)
                 gains = self._gains_bound(pyramid, counts, shape)
             else:
                 found, counts = search.last_pass_gains(pyramid, shape, talon, drawn, counts)
                 gains = found or (pyramid.bit_count(), pyramid.bit_count() + total_count(counts))
         else:
             if search.unreachable_cut:
-                counts -= tables.counts(self._hidden(pyramid, talon, drawn, recycles, shape))
+                hidden = search.unreachable_cards(talon, drawn, recycles, shape or tables.shape(pyramid))
+                counts -= tables.counts(hidden)
             position = pyramid | counts << KEY_SHIFT
             gains = self.gains.get(position)
             if gains is None:
@@ -164,12 +164,6 @@ class Maximiser:
         room = self._room(28 - pyramid.bit_count() + gains[0],
                           52 - pyramid.bit_count() - talon.bit_count() + (stock & tables.talon_kings).bit_count())
         return room is None or gains[1] >= room
-
-    def _hidden(self, pyramid: int, talon: int, drawn: int, recycles: int, shape: Shape | None) -> int:
-        """Unreachable-talon's cards at a node (those that could leave, had a draw brought them up)."""
-        search = self.search
-        dead = (shape or search.tables.shape(pyramid)).dead_talon
-        return unreachable_talon(talon, drawn, dead, search.limit is None or recycles < search.limit) & ~dead
 
     def _room(self, bound_pyramid: int, off: int) -> int | None:
         """Branch-and-bound's test, given a node's bound on the pyramid cards and the cards already off (or counted

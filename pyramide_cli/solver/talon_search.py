@@ -345,11 +345,16 @@ class TalonSearch:
                           shape: Shape) -> Gains | None:
         """Unreachable-talon: the multiset game without the talon cards no draw can bring to the top
         again (``None``: there are none, or it can still clear the pyramid)."""
-        dead = shape.dead_talon
-        hidden = unreachable_talon(talon, drawn, dead, self.limit is None or recycles < self.limit) & ~dead
+        hidden = self.unreachable_cards(talon, drawn, recycles, shape)
         if not hidden:
             return None
         return self.relaxation.search(pyramid, counts - self.tables.counts(hidden))
+
+    def unreachable_cards(self, talon: int, drawn: int, recycles: int, shape: Shape) -> int:
+        """Unreachable-talon's cards at a node: those no draw can bring to the top again that could
+        leave, had a draw brought them up (the cards that can never leave are out of the game already)."""
+        dead = shape.dead_talon
+        return unreachable_talon(talon, drawn, dead, self.limit is None or recycles < self.limit) & ~dead
 
     def _buried_waste_gains(self, pyramid: int, talon: int, drawn: int, counts: int, shape: Shape) -> Gains | None:
         """Buried-waste without segments (:meth:`last_pass_gains`, inline): the multiset game on the
