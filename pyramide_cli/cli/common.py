@@ -17,10 +17,10 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
 
 import typer
 
@@ -51,6 +51,8 @@ DbOption = Annotated[Optional[str], typer.Option(
     help="The statistics database (default: stats.sqlite3 in $PYRAMIDE_HOME, else the user's data folder).")]
 
 
+_N = TypeVar("_N", int, float)
+
 
 def whole_number(value: object) -> int:
     """The value of a whole-number option (``--max-states 1000``), as ``typer.Option(parser=whole_number)``.
@@ -58,19 +60,22 @@ def whole_number(value: object) -> int:
     The command converts its numbers itself so that a bad one gets the same one-line message under
     every Typer the pin allows (``'lots' is not a valid int``), never the wording of the validation
     library a Typer release converts with."""
-    try:
-        return int(value)  # type: ignore[call-overload]  # a str from the command line, or the int default
-    except (TypeError, ValueError):
-        raise typer.BadParameter(f"{quoted(value)} is not a valid int") from None
+    return _number(value, int, "int")
 
 
 def real_number(value: object) -> float:
     """The value of a decimal option (``--timeout 2.5``), as ``typer.Option(parser=real_number)``: as
     :func:`whole_number`, the same message under every Typer (``'soon' is not a valid float``)."""
+    return _number(value, float, "float")
+
+
+def _number(value: object, convert: Callable[[Any], _N], name: str) -> _N:
+    """``value`` (a str from the command line, or the option's default) converted, else the one-line error."""
     try:
-        return float(value)  # type: ignore[arg-type]  # a str from the command line, or the float default
+        return convert(value)
     except (TypeError, ValueError):
-        raise typer.BadParameter(f"{quoted(value)} is not a valid float") from None
+        raise typer.BadParameter(f"{quoted(value)} is not a valid {name}") from None
+
 
 class CommandError(PyramideError):
     """An error found by the command line itself, with its exit status and extra JSON fields."""
