@@ -67,8 +67,7 @@ class TalonSearch:
         """``(search, pyramid, talon, drawn, recycles)`` → (transposition key, the node's time): a later
         time on the same key is dominated (time-dominance, recycle-dominance); a plain function."""
         self.marks_pass_start = self.key_of is _pass_start_key
-        self.unreachable_cut = (rules.draw_count > 1 and not rules.waste_pair and not rules.stock_top
-                                and uses(SearchRule.UNREACHABLE_TALON))
+        self.unreachable_cut = rules.draw_count > 1 and not rules.talon_pairs and uses(SearchRule.UNREACHABLE_TALON)
         """Unreachable-talon (draw-3 without talon pairs): talon cards no draw can bring up are left out."""
         self.lost_pointers = rules.draw_count > 1 and self.key_of is not _draw_three_key_untimed and uses(
             SearchRule.LOST_POINTERS)
