@@ -27,6 +27,8 @@ from pyramide_cli.engine.deal import Deal  # noqa: E402
 from pyramide_cli.engine.rules import Rules  # noqa: E402
 from pyramide_cli.solver import DEFAULT_MAX_STATES, Limits, Verdict, solve  # noqa: E402
 
+from bench_variants import deal_range  # noqa: E402  # bench/ is the script's folder, first on sys.path
+
 VARIANTS = ("stock-top", "waste-pair", "cover-pair", "strict", "recycles=2")
 COSTLIEST = ("N+draw-3", "T+draw-3", "E+draw-3", "O+draw-3", *(f"N+draw-3+{variant}" for variant in VARIANTS))
 
@@ -39,11 +41,6 @@ def every_rule_set() -> list[str]:
             for chosen in itertools.combinations(VARIANTS, size):
                 out.append("+".join(("N", *(("draw-3",) if draw_three else ()), *chosen)))
     return out[:1] + [f"{preset}+draw-3" for preset in "TEO"] + out[1:]
-
-
-def deal_range(text: str) -> range:
-    first, _, last = text.partition("-")
-    return range(int(first), int(last or first) + 1)
 
 
 def run(rules_text: str, numbers: range, limits: Limits) -> int:
