@@ -58,7 +58,6 @@ if _CPU_LOG:
             log.write(f"{_cpu_seconds() - start:.4f}\t{item.nodeid}\n")
 
 
-
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "no_cover: a model check's sweep, run untraced by coverage (tests/conftest.py)")
 
